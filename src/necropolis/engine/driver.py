@@ -1,0 +1,71 @@
+"""Driving a match: sampling chance from a seeded generator, asking players to decide.
+
+``seed`` plus the players' decisions reproduce a match exactly: chance outcomes are drawn
+from one :class:`random.Random` seeded once, one draw per chance node, and each bot gets
+its own generator derived from the same seed, so a bot's thinking never shifts the dice.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from typing import Protocol
+
+from necropolis.engine.protocol import CHANCE, Game, State
+from necropolis.engine.record import MatchRecord
+from necropolis.engine.seat import SeatWindow
+
+
+class Player(Protocol):
+    """Anything that picks an action for a seat from what that seat may see."""
+
+    name: str
+
+    def choose(self, window: SeatWindow, rng: random.Random) -> int: ...
+
+
+def sample_chance(state: State, rng: random.Random) -> int:
+    """One outcome of the chance node ``state``, drawn with its probability."""
+    outcomes = state.chance_outcomes()
+    r = rng.random()
+    total = 0.0
+    for action, probability in outcomes:
+        total += probability
+        if r < total:
+            return action
+    return outcomes[-1][0]  # rounding left r above the running total
+
+
+def player_rngs(seed: int | None, count: int) -> list[random.Random]:
+    """Independent generators for the seats, derived from the match seed."""
+    base = random.Random(seed)
+    return [random.Random(base.getrandbits(64)) for _ in range(count)]
+
+
+def play_match(
+    game: Game,
+    players: Sequence[Player],
+    seed: int | None = None,
+    on_action: Callable[[State, int], None] | None = None,
+) -> tuple[State, MatchRecord]:
+    """Play a whole match; returns the final state and its record.
+
+    ``on_action(state, action)`` is called before each action is applied.
+    """
+    if len(players) != game.num_players:
+        raise ValueError(f"{game.id} with {game.num_players} players needs that many players")
+    chance_rng = random.Random(seed)
+    rngs = player_rngs(seed, len(players))
+    state = game.new_initial_state()
+    record = MatchRecord.start(game, [p.name for p in players], seed)
+    while not state.is_terminal():
+        seat = state.current_player()
+        if seat == CHANCE:
+            action = sample_chance(state, chance_rng)
+        else:
+            action = players[seat].choose(SeatWindow(state, seat), rngs[seat])
+        if on_action is not None:
+            on_action(state, action)
+        state.apply_action(action)
+        record.actions.append(action)
+    return state, record

@@ -1,0 +1,268 @@
+"""The game and state protocol that every necropolis game implements.
+
+The shape follows OpenSpiel's state API with Python names, so that the OpenSpiel and
+PettingZoo adapters stay thin. A game is a rules object built from checked options; a
+state is one position in a match. Randomness is explicit: every die roll, draw, shuffle
+and hidden placement is a chance node whose outcomes the caller picks (a driver samples
+them from a seeded generator, a test chooses them), so nothing inside a game ever calls a
+random generator of its own. Hidden information leaves a state only through
+:meth:`State.view`; bots rebuild a plausible whole state with :meth:`State.resample`.
+
+A *window* is a moment in which several seats may act at once (a race to claim
+something). :meth:`State.acting_seats` lists them; :meth:`State.current_player` still
+names one of them, the next in turn order that has not yet passed, which is the
+sequential reading that OpenSpiel, PettingZoo and the bots use. Live tables instead
+apply claims in the order they arrive; the engine stays deterministic given that order.
+"""
+
+from __future__ import annotations
+
+import random
+from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar, TypeVar
+
+from necropolis.engine.errors import IllegalActionError
+from necropolis.engine.options import Option, OptionValue, players_option, resolve_options
+
+#: ``current_player()`` at a chance node (same value as OpenSpiel's kChancePlayerId).
+CHANCE = -1
+#: ``current_player()`` once the match is over (same value as OpenSpiel's kTerminalPlayerId).
+TERMINAL = -4
+
+View = dict[str, Any]
+S = TypeVar("S", bound="State")
+
+
+class Game(ABC):
+    """The rules of one game with one set of options; a factory of initial states.
+
+    Subclasses set the class attributes and implement the abstract methods. Options are
+    passed as keywords and checked against :meth:`declared_options`.
+    """
+
+    #: The id used by ``necropolis.load_game`` and on the command line.
+    id: ClassVar[str]
+    #: The game's printed title.
+    title: ClassVar[str]
+    min_players: ClassVar[int]
+    max_players: ClassVar[int]
+    default_players: ClassVar[int]
+    #: Options beyond ``players``.
+    extra_options: ClassVar[tuple[Option, ...]] = ()
+
+    def __init__(self, **options: Any) -> None:
+        self.options: dict[str, OptionValue] = resolve_options(
+            self.id, self.declared_options(), options
+        )
+        self.num_players: int = int(self.options["players"])
+
+    @classmethod
+    def declared_options(cls) -> tuple[Option, ...]:
+        """Every option this game accepts, ``players`` first."""
+        players = players_option(cls.min_players, cls.max_players, cls.default_players)
+        return (players, *cls.extra_options)
+
+    @abstractmethod
+    def new_initial_state(self) -> State:
+        """The position before setup's first chance event or decision."""
+
+    @abstractmethod
+    def num_distinct_actions(self) -> int:
+        """An upper bound (exclusive) on the decision action ids."""
+
+    @abstractmethod
+    def max_chance_outcomes(self) -> int:
+        """An upper bound (exclusive) on the chance action ids."""
+
+    @abstractmethod
+    def max_game_length(self) -> int:
+        """An upper bound on the number of actions (decisions and chance) in a match."""
+
+    def min_utility(self) -> float:
+        """The lowest value :meth:`State.returns` can give a seat."""
+        return 0.0
+
+    def max_utility(self) -> float:
+        """The highest value :meth:`State.returns` can give a seat."""
+        return 1.0
+
+    def render_view(self, view: View) -> str:
+        """Text for a terminal showing ``view``; games override with a readable board."""
+        import json
+
+        return json.dumps(view, indent=2, sort_keys=True)
+
+    def __repr__(self) -> str:
+        opts = ", ".join(f"{k}={v!r}" for k, v in self.options.items())
+        return f"load_game({self.id!r}, {opts})"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Game) and (self.id, self.options) == (other.id, other.options)
+
+    def __hash__(self) -> int:
+        return hash((self.id, tuple(sorted(self.options.items()))))
+
+
+class State(ABC):
+    """One position of a match. Subclasses keep plain slotted fields and clone by hand."""
+
+    __slots__ = ("_history", "game")
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+        self._history: list[int] = []
+
+    # --- whose move -------------------------------------------------------------------
+
+    @abstractmethod
+    def current_player(self) -> int:
+        """A seat ``0..n-1``, :data:`CHANCE` or :data:`TERMINAL`."""
+
+    def acting_seats(self) -> tuple[int, ...]:
+        """Every seat that may act now: one seat, or several inside a window."""
+        player = self.current_player()
+        return (player,) if player >= 0 else ()
+
+    def is_terminal(self) -> bool:
+        return self.current_player() == TERMINAL
+
+    def is_chance_node(self) -> bool:
+        return self.current_player() == CHANCE
+
+    # --- actions ----------------------------------------------------------------------
+
+    @abstractmethod
+    def _legal_actions(self, seat: int) -> list[int]:
+        """Sorted legal actions of ``seat``, which is known to be acting now."""
+
+    def legal_actions(self, seat: int | None = None) -> list[int]:
+        """Sorted legal actions of ``seat`` (default: the current player).
+
+        Empty at chance and terminal nodes and for a seat that may not act now.
+        """
+        if seat is None:
+            seat = self.current_player()
+            if seat < 0:
+                return []
+        elif seat not in self.acting_seats():
+            return []
+        return self._legal_actions(seat)
+
+    @abstractmethod
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        """``[(action, probability)]`` at a chance node, sorted by action; else empty."""
+
+    def is_legal(self, action: int) -> bool:
+        """Whether :meth:`apply_action` would accept ``action`` now."""
+        if self.current_player() == CHANCE:
+            return any(a == action for a, _ in self.chance_outcomes())
+        return any(action in self._legal_actions(seat) for seat in self.acting_seats())
+
+    def apply_action(self, action: int) -> None:
+        """Play ``action``; an illegal one raises :class:`IllegalActionError`, changing nothing."""
+        if not isinstance(action, int) or isinstance(action, bool) or not self.is_legal(action):
+            raise IllegalActionError(
+                action if isinstance(action, int) else -1,
+                f"action {action!r} is not legal here"
+                + (" (the match is over)" if self.is_terminal() else ""),
+            )
+        self._apply(action)
+        self._history.append(action)
+
+    @abstractmethod
+    def _apply(self, action: int) -> None:
+        """Carry out a legal ``action``."""
+
+    def history(self) -> list[int]:
+        """Every action applied since the initial state, chance outcomes included."""
+        return list(self._history)
+
+    def move_number(self) -> int:
+        """How many actions (decisions and chance outcomes) have been applied."""
+        return len(self._history)
+
+    # --- text -------------------------------------------------------------------------
+
+    @abstractmethod
+    def action_to_string(self, action: int) -> str:
+        """The full text of ``action`` in this state (chance outcomes named plainly)."""
+
+    def describe_action(self, action: int, observer: int | None) -> str:
+        """What ``observer`` (a seat, or ``None`` for a spectator) learns of ``action``.
+
+        Called before the action is applied. The default hides every chance outcome;
+        games override it to say what is public (a die roll) or private to one seat.
+        """
+        if self.current_player() == CHANCE:
+            return "a hidden chance event"
+        return self.action_to_string(action)
+
+    def string_to_action(self, text: str) -> int:
+        """The action whose :meth:`action_to_string` is ``text`` (case and spaces ignored)."""
+        wanted = _normalise(text)
+        if self.current_player() == CHANCE:
+            candidates = [a for a, _ in self.chance_outcomes()]
+        else:
+            candidates = sorted({a for s in self.acting_seats() for a in self._legal_actions(s)})
+        for action in candidates:
+            if _normalise(self.action_to_string(action)) == wanted:
+                return action
+        raise IllegalActionError(-1, f"no legal action reads {text!r}")
+
+    # --- outcome ----------------------------------------------------------------------
+
+    @abstractmethod
+    def returns(self) -> list[float]:
+        """Per-seat utility: winners share 1 (1/k each for k tied winners), others 0.
+
+        All zeros before the end, and at the end of a match that nobody wins.
+        """
+
+    def scores(self) -> list[float]:
+        """Per-seat score as the game counts it (defaults to :meth:`returns`)."""
+        return self.returns()
+
+    # --- copies and views -------------------------------------------------------------
+
+    @abstractmethod
+    def clone(self: S) -> S:
+        """An independent copy; implementations copy fields by hand, never deepcopy."""
+
+    def _clone_base(self: S) -> S:
+        """A new bare instance with the protocol's own fields copied, for :meth:`clone`."""
+        new = object.__new__(type(self))
+        new.game = self.game
+        new._history = self._history.copy()
+        return new
+
+    @abstractmethod
+    def view(self, seat: int | None) -> View:
+        """A JSON-ready dict of everything ``seat`` may see (``None``: a spectator)."""
+
+    @abstractmethod
+    def resample(self: S, seat: int, rng: random.Random) -> S:
+        """A whole state consistent with ``seat``'s view, hidden parts drawn by ``rng``."""
+
+    def __str__(self) -> str:
+        import json
+
+        return json.dumps(self.view(None), sort_keys=True)
+
+
+def _normalise(text: str) -> str:
+    return " ".join(text.lower().split())
+
+
+def winners_share(scores: Sequence[float], tiebreak: Sequence[Any] | None = None) -> list[float]:
+    """Returns for a finished match: the best score (then tiebreak) wins; ties share 1."""
+    keys = [(s, tiebreak[i] if tiebreak is not None else 0) for i, s in enumerate(scores)]
+    best = max(keys)
+    winners = [i for i, k in enumerate(keys) if k == best]
+    share = 1.0 / len(winners)
+    return [share if i in winners else 0.0 for i in range(len(scores))]
+
+
+def options_summary(options: Mapping[str, OptionValue]) -> str:
+    """``players=3, curse=True`` for messages and headers."""
+    return ", ".join(f"{k}={v}" for k, v in options.items())

@@ -1,0 +1,152 @@
+"""The match record: the single source of truth about a match.
+
+A record names the game, its options and its seats, and lists every action in order,
+chance outcomes included, so replaying it rebuilds every state exactly. Saving a match
+is appending an action; loading one is replaying it. The JSON form carries a format name
+and a version number so that older files stay readable as the format grows.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from necropolis.engine.errors import IllegalActionError, MatchRecordError, NecropolisError
+from necropolis.engine.protocol import Game, State
+
+FORMAT = "necropolis-match"
+VERSION = 1
+
+
+@dataclass
+class MatchRecord:
+    """Game id, options, seats and actions of one match (finished or not)."""
+
+    game: str
+    options: dict[str, Any]
+    seats: list[str]
+    actions: list[int] = field(default_factory=list)
+    seed: int | None = None
+    created: str = field(default_factory=lambda: datetime.now(UTC).isoformat(timespec="seconds"))
+
+    @classmethod
+    def start(cls, game: Game, seats: list[str], seed: int | None = None) -> MatchRecord:
+        return cls(game.id, dict(game.options), list(seats), [], seed)
+
+    def load_game(self) -> Game:
+        from necropolis.games import load_game
+
+        try:
+            return load_game(self.game, **self.options)
+        except NecropolisError as exc:
+            raise MatchRecordError(f"the record's game cannot be loaded: {exc}") from exc
+
+    def states(self) -> Iterator[State]:
+        """Every state of the match, from the initial one to the last (clones)."""
+        state = self.load_game().new_initial_state()
+        yield state.clone()
+        for index, action in enumerate(self.actions):
+            try:
+                state.apply_action(action)
+            except IllegalActionError as exc:
+                raise MatchRecordError(
+                    f"action #{index} ({action}) does not replay: {exc}"
+                ) from exc
+            yield state.clone()
+
+    def final_state(self) -> State:
+        """The state after every recorded action."""
+        state = self.load_game().new_initial_state()
+        for index, action in enumerate(self.actions):
+            try:
+                state.apply_action(action)
+            except IllegalActionError as exc:
+                raise MatchRecordError(
+                    f"action #{index} ({action}) does not replay: {exc}"
+                ) from exc
+        return state
+
+    # --- JSON -------------------------------------------------------------------------
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "format": FORMAT,
+            "version": VERSION,
+            "game": self.game,
+            "options": self.options,
+            "seats": self.seats,
+            "seed": self.seed,
+            "created": self.created,
+            "actions": self.actions,
+        }
+
+    @classmethod
+    def from_json(cls, data: Any) -> MatchRecord:
+        if not isinstance(data, dict) or data.get("format") != FORMAT:
+            raise MatchRecordError("not a necropolis match record (no 'format' of that name)")
+        version = data.get("version")
+        if version != VERSION:
+            raise MatchRecordError(
+                f"match record version {version!r} is not supported (this is {VERSION})"
+            )
+        try:
+            game = data["game"]
+            options = data["options"]
+            seats = data["seats"]
+            actions = data["actions"]
+        except KeyError as exc:
+            raise MatchRecordError(f"match record lacks the field {exc.args[0]!r}") from None
+        if not isinstance(game, str) or not isinstance(options, dict):
+            raise MatchRecordError("match record has a malformed 'game' or 'options'")
+        if not isinstance(seats, list) or not all(isinstance(s, str) for s in seats):
+            raise MatchRecordError("match record 'seats' must be a list of names")
+        if not isinstance(actions, list) or not all(
+            isinstance(a, int) and not isinstance(a, bool) for a in actions
+        ):
+            raise MatchRecordError("match record 'actions' must be a list of whole numbers")
+        seed = data.get("seed")
+        if seed is not None and not isinstance(seed, int):
+            raise MatchRecordError("match record 'seed' must be a whole number or null")
+        created = data.get("created")
+        record = cls(game, options, seats, actions, seed)
+        if isinstance(created, str):
+            record.created = created
+        return record
+
+    def dumps(self) -> str:
+        return json.dumps(self.to_json(), indent=1)
+
+    @classmethod
+    def loads(cls, text: str) -> MatchRecord:
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise MatchRecordError(f"match record is not valid JSON: {exc}") from None
+        return cls.from_json(data)
+
+    def save(self, path: str | Path) -> Path:
+        """Write the record atomically (a crash never leaves half a file)."""
+        target = Path(path)
+        tmp = target.with_name(target.name + ".tmp")
+        tmp.write_text(self.dumps() + "\n", encoding="utf-8")
+        tmp.replace(target)
+        return target
+
+    @classmethod
+    def load(cls, path: str | Path) -> MatchRecord:
+        try:
+            text = Path(path).read_text(encoding="utf-8")
+        except OSError as exc:
+            raise MatchRecordError(f"cannot read {path}: {exc.strerror or exc}") from None
+        return cls.loads(text)
+
+
+def load_match(path: str | Path) -> MatchRecord:
+    """Read a saved match and check that it replays; ``.final_state()`` rebuilds it."""
+    record = MatchRecord.load(path)
+    record.final_state()
+    return record
