@@ -87,6 +87,18 @@ class Game(ABC):
         """The highest value :meth:`State.returns` can give a seat."""
         return 1.0
 
+    def observation_size(self) -> int:
+        """The length of :meth:`encode_view`'s vectors (the observation tensor)."""
+        raise NotImplementedError(f"{self.id} has no observation tensor encoding yet")
+
+    def encode_view(self, view: View) -> list[float]:
+        """A fixed-length vector of numbers in [0, 1] encoding ``view``.
+
+        Tensors are computed from views, never from states, so they cannot carry more than
+        the view shows. Each game documents its encoding in its rules document.
+        """
+        raise NotImplementedError(f"{self.id} has no observation tensor encoding yet")
+
     def render_view(self, view: View) -> str:
         """Text for a terminal showing ``view``; games override with a readable board."""
         import json
