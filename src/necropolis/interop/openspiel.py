@@ -1,0 +1,181 @@
+"""OpenSpiel adapter: every necropolis game as a pyspiel game named ``necropolis_<id>``.
+
+Importing this module registers each installed game with OpenSpiel, so that
+``pyspiel.load_game("necropolis_luxor2001", {"players": 3})`` works. The adapter is thin:
+states delegate to the engine's protocol, observation strings are the seat's view as
+canonical JSON (the information-state string adds the move number, which every seat
+knows), and observation tensors come from the game's ``encode_view``. Games are
+general-sum with returns in [0, 1] (winners share 1), since a match can end with no
+winner at all.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+import pyspiel
+
+from necropolis.engine.protocol import CHANCE, TERMINAL, Game, State
+from necropolis.games import game_class, game_ids
+
+PREFIX = "necropolis_"
+
+
+def _has_tensor(cls: type[Game]) -> bool:
+    return cls.encode_view is not Game.encode_view
+
+
+def _game_type(cls: type[Game]) -> Any:
+    tensors = _has_tensor(cls)
+    return pyspiel.GameType(
+        short_name=PREFIX + cls.id,
+        long_name=f"necropolis: {cls.title}",
+        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+        chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+        information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+        utility=pyspiel.GameType.Utility.GENERAL_SUM,
+        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+        max_num_players=cls.max_players,
+        min_num_players=cls.min_players,
+        provides_information_state_string=True,
+        provides_information_state_tensor=False,
+        provides_observation_string=True,
+        provides_observation_tensor=tensors,
+        parameter_specification={o.name: o.default for o in cls.declared_options()},
+    )
+
+
+class SpielState(pyspiel.State):  # type: ignore[misc]
+    """A pyspiel state wrapping one necropolis state."""
+
+    def __init__(self, game: SpielGame, state: State | None = None) -> None:
+        super().__init__(game)
+        self.inner: State = state if state is not None else game.inner.new_initial_state()
+
+    def current_player(self) -> int:
+        player = self.inner.current_player()
+        if player == CHANCE:
+            return int(pyspiel.PlayerId.CHANCE)
+        if player == TERMINAL:
+            return int(pyspiel.PlayerId.TERMINAL)
+        return player
+
+    def _legal_actions(self, player: int) -> list[int]:
+        if player != self.inner.current_player():
+            return []
+        return self.inner.legal_actions(player)
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        return self.inner.chance_outcomes()
+
+    def _apply_action(self, action: int) -> None:
+        self.inner.apply_action(action)
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        return self.inner.action_to_string(action)
+
+    def is_terminal(self) -> bool:
+        return self.inner.is_terminal()
+
+    def returns(self) -> list[float]:
+        return self.inner.returns()
+
+    def resample_from_infostate(
+        self, player_id: int, probability_sampler: Callable[[], float]
+    ) -> SpielState:
+        """A state consistent with ``player_id``'s information, for IS-MCTS."""
+        world = self.inner.resample(player_id, _SamplerRandom(probability_sampler))
+        game = self.get_game()
+        copy = SpielState(game, world)
+        return copy
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> SpielState:
+        copy = SpielState(self.get_game(), self.inner.clone())
+        return copy
+
+    def __str__(self) -> str:
+        return str(self.inner)
+
+
+class _SamplerRandom(random.Random):
+    """A ``random.Random`` drawing from OpenSpiel's probability sampler."""
+
+    def __init__(self, sampler: Callable[[], float]) -> None:
+        self._sampler = sampler
+        super().__init__(0)
+
+    def random(self) -> float:
+        return float(self._sampler())
+
+
+class SpielObserver:
+    """The observer pyspiel asks for strings and tensors: both from the seat's view."""
+
+    def __init__(self, game: SpielGame, perfect_recall: bool) -> None:
+        self._game = game.inner
+        self._recall = perfect_recall
+        size = self._game.observation_size() if _has_tensor(type(self._game)) else 0
+        self.tensor = np.zeros(size, np.float32)
+        self.dict = {"observation": self.tensor}
+
+    def set_from(self, state: SpielState, player: int) -> None:
+        if self.tensor.size:
+            self.tensor[:] = self._game.encode_view(state.inner.view(player))
+
+    def string_from(self, state: SpielState, player: int) -> str:
+        text = json.dumps(state.inner.view(player), sort_keys=True, separators=(",", ":"))
+        if self._recall:
+            return f"move {state.inner.move_number()} {text}"
+        return text
+
+
+class SpielGame(pyspiel.Game):  # type: ignore[misc]
+    """A pyspiel game built from a necropolis game class and pyspiel parameters."""
+
+    game_cls: type[Game]
+
+    def __init__(self, params: dict[str, Any] | None = None) -> None:
+        self.inner = self.game_cls(**(params or {}))
+        inner = self.inner
+        info = pyspiel.GameInfo(
+            num_distinct_actions=inner.num_distinct_actions(),
+            max_chance_outcomes=inner.max_chance_outcomes(),
+            num_players=inner.num_players,
+            min_utility=inner.min_utility(),
+            max_utility=inner.max_utility(),
+            max_game_length=inner.max_game_length(),
+        )
+        super().__init__(_game_type(self.game_cls), info, dict(inner.options))
+
+    def new_initial_state(self) -> SpielState:
+        return SpielState(self)
+
+    def make_py_observer(
+        self, iig_obs_type: Any = None, params: dict[str, Any] | None = None
+    ) -> SpielObserver:
+        if params:
+            raise ValueError(f"observer parameters are not supported: {params}")
+        recall = bool(iig_obs_type.perfect_recall) if iig_obs_type is not None else False
+        return SpielObserver(self, recall)
+
+
+def register(cls: type[Game]) -> str:
+    """Register one game class with OpenSpiel; returns its OpenSpiel short name."""
+    name = PREFIX + cls.id
+    if name in pyspiel.registered_names():
+        return name
+    spiel_cls = type(f"Spiel_{cls.id}", (SpielGame,), {"game_cls": cls})
+    pyspiel.register_game(_game_type(cls), spiel_cls)
+    return name
+
+
+def register_all() -> list[str]:
+    """Register every installed game; returns their OpenSpiel short names."""
+    return [register(game_class(game_id)) for game_id in game_ids()]
+
+
+register_all()
