@@ -1,0 +1,1 @@
+"""Batch simulation, tournaments and balance reports, for any game through the protocol."""

@@ -1,0 +1,1 @@
+"""The ``necropolis`` command: play, replay and simulate, speaking only the protocol."""

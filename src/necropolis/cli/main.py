@@ -1,0 +1,43 @@
+"""The ``necropolis`` command line: the Typer application and its subcommands.
+
+Each subcommand lives in its own module and is registered here; every one of them speaks
+only the engine protocol, so it works for every game.
+"""
+
+from __future__ import annotations
+
+import typer
+from rich.table import Table
+
+from necropolis.cli import play, replay, simulate
+from necropolis.cli.common import console
+from necropolis.games import game_class, game_ids
+
+app = typer.Typer(
+    name="necropolis",
+    help="Three Egyptian tomb board games: play, replay and simulate.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+app.command("play")(play.play)
+app.command("replay")(replay.replay)
+app.command("simulate")(simulate.simulate)
+
+
+@app.command("games")
+def games() -> None:
+    """List the games and the options each one takes."""
+    table = Table(title="necropolis games")
+    table.add_column("game")
+    table.add_column("title")
+    table.add_column("options (name=default: meaning)")
+    for game_id in game_ids():
+        cls = game_class(game_id)
+        opts = "\n".join(f"{o.name}={o.default}: {o.help}" for o in cls.declared_options())
+        table.add_row(game_id, cls.title, opts)
+    console.print(table)
+
+
+if __name__ == "__main__":
+    app()

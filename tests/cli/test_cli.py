@@ -1,0 +1,139 @@
+"""The necropolis command, driven as a person would type it (on the toy game)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from necropolis.cli.main import app
+from necropolis.engine import MatchRecord, load_match
+
+runner = CliRunner()
+pytestmark = pytest.mark.usefixtures("toy_registry")
+
+
+def run(*args: str, input: str | None = None) -> tuple[int, str]:
+    result = runner.invoke(app, list(args), input=input)
+    return result.exit_code, result.output
+
+
+def test_games_lists_options() -> None:
+    code, out = run("games")
+    assert code == 0
+    assert "highcard" in out and "redraws=True" in out
+
+
+def test_play_human_against_bot_to_the_end(tmp_path: Path) -> None:
+    path = tmp_path / "m.json"
+    # garbage, a number out of range, an ambiguous-free text, then keep by number
+    code, out = run(
+        "play",
+        "highcard",
+        "--seats",
+        "human,random",
+        "--seed",
+        "3",
+        "--save",
+        str(path),
+        input="what\n9\nhelp\n1\n",
+    )
+    assert code == 0, out
+    assert "No legal action matches 'what'" in out
+    assert "There is no action 9: choose 1 to 2." in out
+    assert "Type the number of an action" in out
+    assert "Final scores" in out
+    record = load_match(path)
+    assert record.final_state().is_terminal()
+    assert record.seats == ["human", "random"] and record.seed == 3
+
+
+def test_action_by_text_and_save_then_resume(tmp_path: Path) -> None:
+    path = tmp_path / "m.json"
+    code, out = run(
+        "play",
+        "highcard",
+        "--seats",
+        "random,human",
+        "--seed",
+        "4",
+        "--save",
+        str(path),
+        input="save\nquit\n",
+    )
+    assert code == 0, out
+    assert f"Resume with: necropolis play --resume {path}" in out
+    saved = MatchRecord.load(path)
+    assert not saved.final_state().is_terminal()
+    code, out = run("play", "--resume", str(path), input="RE\n")  # a unique part of "redraw"
+    assert code == 0, out
+    finished = MatchRecord.load(path)
+    assert finished.final_state().is_terminal()
+    assert finished.actions[: len(saved.actions)] == saved.actions
+
+
+def test_end_of_input_saves_instead_of_crashing(tmp_path: Path) -> None:
+    path = tmp_path / "m.json"
+    code, out = run("play", "highcard", "--seats", "human,human", "--save", str(path), input="")
+    assert code == 0
+    assert "Traceback" not in out
+    assert path.exists()
+
+
+def test_hot_seat_asks_to_pass_the_screen(tmp_path: Path) -> None:
+    code, out = run(
+        "play",
+        "highcard",
+        "--seats",
+        "human,human",
+        "--seed",
+        "1",
+        "--save",
+        str(tmp_path / "m.json"),
+        input="\n1\n\n1\n",
+    )
+    assert code == 0, out
+    assert out.count("Pass the screen") == 2
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (("play", "chess"), "no game called 'chess'"),
+        (("play", "highcard", "--seats", "human,wizard"), "unknown seat 'wizard'"),
+        (("play", "highcard", "--seats", "human,random", "-o", "players=3"), "names 2 seats"),
+        (("play", "highcard", "-o", "colour=red"), "no option 'colour'"),
+        (("play", "highcard", "-o", "redraws"), "name=value"),
+        (("play", "highcard", "--seats", "human"), "players"),
+        (("replay", "/nonexistent.json"), "cannot read"),
+        (("simulate", "highcard", "--bots", "random,random,random"), "3 bots for 2 players"),
+    ],
+)
+def test_bad_input_gets_a_clear_error(args: tuple[str, ...], message: str) -> None:
+    code, out = run(*args)
+    assert code == 2
+    assert message in out
+    assert "Traceback" not in out
+
+
+def test_replay_all_and_reveal(tmp_path: Path) -> None:
+    path = tmp_path / "m.json"
+    run("play", "highcard", "--seats", "random,random", "--seed", "8", "--save", str(path))
+    code, out = run("replay", str(path), "--all")
+    assert code == 0, out
+    assert "a hidden chance event" in out and "Scores:" in out
+    code, out = run("replay", str(path), "--all", "--reveal")
+    assert code == 0 and "card " in out
+
+
+def test_simulate_summarises(tmp_path: Path) -> None:
+    code, out = run("simulate", "highcard", "-n", "30", "--players", "3", "--seed", "1", "--json")
+    assert code == 0, out
+    summary = json.loads(out)
+    assert summary["matches"] == 30
+    assert sum(seat["wins"] for seat in summary["seats"]) == pytest.approx(30)
+    assert summary["actions"]["min"] >= 6
+    code, out = run("simulate", "highcard", "-n", "10")
+    assert code == 0 and "10 matches" in out and "win %" in out
