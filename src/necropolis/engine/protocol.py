@@ -20,7 +20,7 @@ from __future__ import annotations
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
-from typing import Any, ClassVar, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 from necropolis.engine.errors import IllegalActionError
 from necropolis.engine.options import Option, OptionValue, players_option, resolve_options
@@ -29,6 +29,14 @@ from necropolis.engine.options import Option, OptionValue, players_option, resol
 CHANCE = -1
 #: ``current_player()`` once the match is over (same value as OpenSpiel's kTerminalPlayerId).
 TERMINAL = -4
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from necropolis.engine.seat import SeatWindow
+
+    #: A strategy: an action for the seat behind the window, from what that seat may see.
+    Policy = Callable[[SeatWindow, random.Random], int]
 
 View = dict[str, Any]
 S = TypeVar("S", bound="State")
@@ -98,6 +106,13 @@ class Game(ABC):
         the view shows. Each game documents its encoding in its rules document.
         """
         raise NotImplementedError(f"{self.id} has no observation tensor encoding yet")
+
+    def heuristic_policy(self) -> Policy | None:
+        """The game's hand-written strategy for the heuristic bot (None: it has none).
+
+        It decides from a :class:`~necropolis.engine.seat.SeatWindow`, as every bot does.
+        """
+        return None
 
     def render_view(self, view: View) -> str:
         """Text for a terminal showing ``view``; games override with a readable board."""
@@ -221,6 +236,23 @@ class State(ABC):
             if _normalise(self.action_to_string(action)) == wanted:
                 return action
         raise IllegalActionError(-1, f"no legal action reads {text!r}")
+
+    def rollout_action(self, rng: random.Random) -> int:
+        """A cheap default-policy move for search rollouts on a determinized state.
+
+        Uniformly random by default (chance nodes sampled by their probabilities); a game
+        may override it with something smarter that stays fast.
+        """
+        if self.current_player() == CHANCE:
+            outcomes = self.chance_outcomes()
+            r = rng.random()
+            for action, probability in outcomes:
+                r -= probability
+                if r < 0:
+                    return action
+            return outcomes[-1][0]
+        actions = self.legal_actions()
+        return actions[rng.randrange(len(actions))]
 
     # --- outcome ----------------------------------------------------------------------
 
