@@ -1,0 +1,85 @@
+"""Luxor by Gunter Baars (Ravensburger, 2001): the hieroglyph wall game, 2 to 4 players.
+
+Players drop two-animal hieroglyph cards into an 8-shaft wall; equal animals side by side
+place researchers and scarabs at the seven animal pillars, a third scarab opens a
+sarcophagus for the researcher standing there, and the best sarcophagi (plus the secret
+pharaoh card's bonus) win. Options switch on the two printed variants, the Pharaoh's curse
+and the eyes of the Sphinx. Rules: ``docs/rules/luxor2001.md``.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from necropolis.engine.errors import OptionError
+from necropolis.engine.options import Option
+from necropolis.engine.protocol import Game, View
+from necropolis.games.luxor2001 import rules, text, view
+from necropolis.games.luxor2001.components import (
+    ANIMALS,
+    NUM_CHANCE_OUTCOMES,
+    NUM_DISTINCT_ACTIONS,
+)
+from necropolis.games.luxor2001.state import LuxorState
+
+
+class Luxor2001Game(Game):
+    """Luxor (Baars, 2001)."""
+
+    id: ClassVar[str] = "luxor2001"
+    title: ClassVar[str] = "Luxor (Gunter Baars, Ravensburger 2001)"
+    min_players: ClassVar[int] = 2
+    max_players: ClassVar[int] = 4
+    default_players: ClassVar[int] = 3
+    extra_options: ClassVar[tuple[Option, ...]] = (
+        Option("curse", bool, False, "variant 'the Pharaoh's curse' (six curse cards)"),
+        Option("sphinx", bool, False, "variant 'the eyes of the Sphinx' (pairs along lines)"),
+        Option(
+            "pillar_order",
+            str,
+            "",
+            "the pillars' slots left to right, animal names separated by commas "
+            "(display only; empty: " + ",".join(ANIMALS) + ")",
+        ),
+    )
+
+    def __init__(self, **options: Any) -> None:
+        super().__init__(**options)
+        order = str(self.options["pillar_order"]).strip()
+        if order:
+            names = [x.strip().lower() for x in order.split(",")]
+            if sorted(names) != sorted(ANIMALS):
+                raise OptionError(
+                    "option 'pillar_order' must name each of "
+                    + ", ".join(ANIMALS)
+                    + f" once; got {order!r}"
+                )
+            self.pillar_order: tuple[int, ...] = tuple(ANIMALS.index(x) for x in names)
+        else:
+            self.pillar_order = tuple(range(len(ANIMALS)))
+
+    def new_initial_state(self) -> LuxorState:
+        return LuxorState(self)
+
+    def num_distinct_actions(self) -> int:
+        return NUM_DISTINCT_ACTIONS
+
+    def max_chance_outcomes(self) -> int:
+        return NUM_CHANCE_OUTCOMES
+
+    def max_game_length(self) -> int:
+        return rules.max_game_length(self.num_players, bool(self.options["curse"]))
+
+    def observation_size(self) -> int:
+        return view.OBSERVATION_SIZE
+
+    def encode_view(self, v: View) -> list[float]:
+        return view.encode_view(v)
+
+    def render_view(self, v: View) -> str:
+        return text.render_view(v)
+
+
+GAME = Luxor2001Game
+
+__all__ = ["GAME", "Luxor2001Game", "LuxorState"]

@@ -1,0 +1,623 @@
+"""The rules of Luxor (Baars, 2001): legal actions, chance outcomes and their effects.
+
+A turn is a chain of small steps, each either a decision or a chance event, tracked by
+``state.phase``: the mover inserts a card; the pairs that insertion formed become
+*tokens* (animal, facing kind) that are scored one at a time, the mover choosing the order
+only when the order can change the outcome; a token may stop for a decision (which of
+one's own researchers to move when none is left in supply) or a chance event (the value
+of a sarcophagus that a third scarab opened); then the mover draws (in the curse variant
+a curse card may interrupt with a race window). When the wall is full each seat in turn
+may move scarabs between its own pillars, then the match ends. Every function here takes
+the state and changes it in place; they are only ever called with legal actions.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from necropolis.engine.protocol import CHANCE, TERMINAL
+from necropolis.games.luxor2001.components import (
+    CARD_BOTTOM_CODE,
+    CARD_TOP_CODE,
+    CH_BACK,
+    CH_CARD,
+    CH_CURSE,
+    CH_PHARAOH,
+    CH_VALUE,
+    CLAIM_BASE,
+    CURSE_MASKS,
+    DIFFERENT,
+    DONE,
+    GIVE_BASE,
+    HAND_SIZE,
+    INSERT_BASE,
+    LINES,
+    LINES_OF_CELL,
+    MAX_SCARABS_AT_PILLAR,
+    MAX_SCARABS_PER_INSERTION,
+    MOVE_BASE,
+    NEIGHBOURS,
+    NUM_ANIMALS,
+    NUM_CARDS,
+    NUM_CHANCE_OUTCOMES,
+    NUM_CURSES,
+    NUM_VALUES,
+    ORDER_BASE,
+    PASS_BASE,
+    RELOCATE_BASE,
+    SAME,
+    SHAFTS,
+    STACK_HEIGHT,
+    TRIPLES,
+    VALUES_OF_EYES,
+    WALL_CARDS,
+)
+
+if TYPE_CHECKING:
+    from necropolis.games.luxor2001.state import LuxorState
+
+# Phases. Chance phases: PHARAOH, DEAL, OPEN, DRAW, BACK, CURSE.
+PHARAOH = 0  # deal a pharaoh card to seat deal_k
+DEAL = 1  # deal a hieroglyph card to seat deal_k % n
+INSERT = 2  # the mover inserts a card
+ORDER = 3  # the mover picks which pending pair to score next
+RELOCATE = 4  # the mover picks which of their pillars to take a researcher from
+OPEN = 5  # the value of the sarcophagus just opened
+DRAW = 6  # the mover draws a hieroglyph card
+BACK = 7  # the back of the new top card of the second pile (curse variant)
+CURSE = 8  # which curse card is revealed
+WINDOW = 9  # the race to find the curse's animals
+GIVE = 10  # the cursed seat picks the sarcophagus it gives away
+FINAL = 11  # the final scarab moves of seat final_seat
+END = 12
+
+PHASE_NAMES = (
+    "pharaoh",
+    "deal",
+    "insert",
+    "order",
+    "relocate",
+    "open",
+    "draw",
+    "back",
+    "curse",
+    "window",
+    "give",
+    "final",
+    "end",
+)
+_CHANCE_PHASES = frozenset((PHARAOH, DEAL, OPEN, DRAW, BACK, CURSE))
+
+# Where scoring resumes after a sarcophagus is opened.
+RESUME_TOKENS = 0
+RESUME_FINAL = 1
+
+
+# --- whose move -----------------------------------------------------------------------------
+
+
+def current_player(st: LuxorState) -> int:
+    phase = st.phase
+    if phase in _CHANCE_PHASES:
+        return CHANCE
+    if phase == END:
+        return TERMINAL
+    if phase == WINDOW:
+        n = st.n
+        for k in range(n):
+            seat = (st.player + k) % n
+            if not st.passed >> seat & 1:
+                return seat
+        return TERMINAL  # unreachable: the window closes when the last seat passes
+    if phase == GIVE:
+        return st.victim
+    if phase == FINAL:
+        return st.final_seat
+    return st.player
+
+
+def acting_seats(st: LuxorState) -> tuple[int, ...]:
+    if st.phase == WINDOW:
+        n = st.n
+        return tuple(
+            (st.player + k) % n for k in range(n) if not st.passed >> ((st.player + k) % n) & 1
+        )
+    seat = current_player(st)
+    return (seat,) if seat >= 0 else ()
+
+
+# --- legal actions --------------------------------------------------------------------------
+
+
+def legal_actions(st: LuxorState, seat: int) -> list[int]:
+    phase = st.phase
+    if phase == INSERT:
+        open_shafts = [s for s in range(SHAFTS) if st.heights[s] < 5]
+        return [INSERT_BASE + c * SHAFTS + s for c in sorted(st.hands[seat]) for s in open_shafts]
+    if phase == ORDER:
+        return [ORDER_BASE + t for t in sorted(set(st.tokens))]
+    if phase == RELOCATE:
+        target = st.pending >> 1
+        return [
+            RELOCATE_BASE + a for a in range(NUM_ANIMALS) if st.occupant[a] == seat and a != target
+        ]
+    if phase == WINDOW:
+        return [CLAIM_BASE + seat * 4 + v for v in curse_victims(st)] + [PASS_BASE + seat]
+    if phase == GIVE:
+        return [GIVE_BASE + v for v in sorted({code & 7 for code in st.held[seat]})]
+    if phase == FINAL:
+        return [MOVE_BASE + x * NUM_ANIMALS + y for x, y in final_moves(st)] + [DONE]
+    return []
+
+
+def is_legal(st: LuxorState, action: int) -> bool:
+    phase = st.phase
+    if phase in _CHANCE_PHASES:
+        return any(a == action for a, _ in chance_outcomes(st))
+    if phase == END:
+        return False
+    if phase == INSERT:
+        card, shaft = divmod(action - INSERT_BASE, SHAFTS)
+        return (
+            0 <= action - INSERT_BASE < NUM_CARDS * SHAFTS
+            and card in st.hands[st.player]
+            and st.heights[shaft] < 5
+        )
+    if phase == WINDOW:
+        if CLAIM_BASE <= action < PASS_BASE:
+            seat = (action - CLAIM_BASE) // 4
+        elif PASS_BASE <= action < PASS_BASE + 4:
+            seat = action - PASS_BASE
+        else:
+            return False
+        return seat < st.n and not st.passed >> seat & 1 and action in legal_actions(st, seat)
+    return action in legal_actions(st, current_player(st))
+
+
+def curse_victims(st: LuxorState) -> list[int]:
+    """Seats the curse may strike: holders of a sarcophagus other than the drawer."""
+    return [v for v in range(st.n) if v != st.player and st.held[v]]
+
+
+def curse_found(st: LuxorState) -> bool:
+    """Whether the revealed curse card's three animals stand side by side in a line."""
+    mask = CURSE_MASKS[st.curse_card]
+    wall = st.wall
+    for a, b, c in TRIPLES:
+        x, y, z = wall[a], wall[b], wall[c]
+        if (
+            x >= 0
+            and y >= 0
+            and z >= 0
+            and (1 << (x >> 1)) | (1 << (y >> 1)) | (1 << (z >> 1)) == mask
+        ):
+            return True
+    return False
+
+
+def final_moves(st: LuxorState) -> list[tuple[int, int]]:
+    """The (source, target) scarab moves open to the final seat.
+
+    Sources and targets stay disjoint within a seat's final moves (a pillar that gave a
+    scarab never receives one and the reverse), which keeps the phase finite and loses
+    nothing: passing a scarab through a pillar is never better than moving it directly.
+    """
+    seat = st.final_seat
+    occ, scarabs, stack = st.occupant, st.scarabs, st.stack
+    mine = [a for a in range(NUM_ANIMALS) if occ[a] == seat]
+    sources = [a for a in mine if scarabs[a] > 0 and not st.dst_mask >> a & 1]
+    targets = [
+        a
+        for a in mine
+        if stack[a] > 0 and scarabs[a] < MAX_SCARABS_AT_PILLAR and not st.src_mask >> a & 1
+    ]
+    return [(x, y) for x in sources for y in targets if x != y]
+
+
+# --- chance ---------------------------------------------------------------------------------
+
+
+def pile2_size(st: LuxorState) -> int:
+    return len(st.pile) - st.pile1 + len(st.curses_left)
+
+
+def chance_outcomes(st: LuxorState) -> list[tuple[int, float]]:
+    phase = st.phase
+    if phase in (DRAW, DEAL):
+        p = 1.0 / len(st.pile)
+        return [(CH_CARD + c, p) for c in st.pile]
+    if phase == OPEN:
+        eyes = STACK_HEIGHT + 1 - st.stack[st.open_pillar]
+        values = VALUES_OF_EYES[eyes]
+        total = sum(st.value_pool[v] for v in values)
+        return [(CH_VALUE + v, st.value_pool[v] / total) for v in values if st.value_pool[v]]
+    if phase == PHARAOH:
+        free = [a for a in range(NUM_ANIMALS) if a not in st.pharaoh]
+        p = 1.0 / len(free)
+        return [(CH_PHARAOH + a, p) for a in free]
+    if phase == BACK:
+        curses = len(st.curses_left)
+        total = pile2_size(st)
+        out = []
+        if total - curses:
+            out.append((CH_BACK, (total - curses) / total))
+        if curses:
+            out.append((CH_BACK + 1, curses / total))
+        return out
+    if phase == CURSE:
+        p = 1.0 / len(st.curses_left)
+        return [(CH_CURSE + k, p) for k in st.curses_left]
+    return []
+
+
+# --- applying -------------------------------------------------------------------------------
+
+
+def apply(st: LuxorState, action: int) -> None:
+    phase = st.phase
+    if phase == INSERT:
+        _insert(st, *divmod(action - INSERT_BASE, SHAFTS))
+    elif phase == DRAW:
+        _draw(st, action - CH_CARD)
+    elif phase == ORDER:
+        token = action - ORDER_BASE
+        st.tokens.remove(token)
+        if _score(st, token):
+            resume_tokens(st)
+    elif phase == OPEN:
+        _open(st, action - CH_VALUE)
+    elif phase == RELOCATE:
+        a = action - RELOCATE_BASE
+        st.occupant[a] = -1
+        st.res_supply[st.player] += 1
+        token, st.pending = st.pending, -1
+        if _score(st, token):
+            resume_tokens(st)
+    elif phase == DEAL:
+        _deal(st, action - CH_CARD)
+    elif phase == PHARAOH:
+        st.pharaoh[st.deal_k] = action - CH_PHARAOH
+        st.deal_k += 1
+        if st.deal_k == st.n:
+            st.deal_k = 0
+            st.phase = DEAL
+    elif phase == BACK:
+        st.back = action - CH_BACK
+        if st.need_card:
+            _start_draw(st)
+        else:
+            _next_turn(st)
+    elif phase == CURSE:
+        _reveal_curse(st, action - CH_CURSE)
+    elif phase == WINDOW:
+        if action >= PASS_BASE:
+            st.passed |= 1 << (action - PASS_BASE)
+            if st.passed == (1 << st.n) - 1:
+                _end_curse(st)
+        else:
+            st.victim = (action - CLAIM_BASE) % 4
+            values = {code & 7 for code in st.held[st.victim]}
+            if len(values) == 1:
+                give_sarcophagus(st, values.pop())
+            else:
+                st.phase = GIVE
+    elif phase == GIVE:
+        give_sarcophagus(st, action - GIVE_BASE)
+    elif phase == FINAL:
+        if action == DONE:
+            _next_final_seat(st)
+        else:
+            x, y = divmod(action - MOVE_BASE, NUM_ANIMALS)
+            st.scarabs[x] -= 1
+            st.scarabs[y] += 1
+            st.src_mask |= 1 << x
+            st.dst_mask |= 1 << y
+            if st.scarabs[y] == MAX_SCARABS_AT_PILLAR and st.stack[y] > 0:
+                _start_open(st, y, RESUME_FINAL)
+            else:
+                _final_continue(st)
+
+
+def _deal(st: LuxorState, card: int) -> None:
+    st.pile.remove(card)
+    st.hands[st.deal_k % st.n].append(card)
+    if st.curse:
+        st.pile1 -= 1
+    st.deal_k += 1
+    if st.deal_k == HAND_SIZE * st.n:
+        st.deal_k = 0
+        st.phase = INSERT
+
+
+def _insert(st: LuxorState, card: int, shaft: int) -> None:
+    st.hands[st.player].remove(card)
+    level = st.heights[shaft]
+    st.heights[shaft] = level + 1
+    st.inserted += 1
+    bottom = 2 * level * SHAFTS + shaft
+    top = bottom + SHAFTS
+    bcode, tcode = CARD_BOTTOM_CODE[card], CARD_TOP_CODE[card]
+    wall = st.wall
+    wall[bottom] = bcode
+    wall[top] = tcode
+    st.last_cells = bottom
+    st.placed_now = [0] * NUM_ANIMALS
+    st.tokens = sphinx_pairs(wall, bottom, top) if st.sphinx else adjacent_pairs(wall, bottom, top)
+    st.need_card = st.inserted < WALL_CARDS
+    resume_tokens(st)
+
+
+def adjacent_pairs(wall: list[int], bottom: int, top: int) -> list[int]:
+    """Tokens (animal * 2 + kind) of the new adjacent pairs: each touches a new cell."""
+    tokens = []
+    for cell, other in ((bottom, top), (top, bottom)):
+        code = wall[cell]
+        animal = code >> 1
+        for nb in NEIGHBOURS[cell]:
+            if nb != other:
+                v = wall[nb]
+                if v >= 0 and v >> 1 == animal:
+                    tokens.append(2 * animal + (SAME if v == code else DIFFERENT))
+    b, t = wall[bottom], wall[top]
+    if b >> 1 == t >> 1:  # a card showing the same animal twice pairs with itself
+        tokens.append(b - (b & 1) + (SAME if b == t else DIFFERENT))
+    return tokens
+
+
+def sphinx_pairs(wall: list[int], bottom: int, top: int) -> list[int]:
+    """Tokens of the Sphinx variant: an animal's second appearance in a line pairs.
+
+    For each line through a new cell and each animal the new card brought into it: if the
+    line now holds exactly two of that animal and held fewer before, the two form a pair;
+    a third or later one forms nothing (and never undoes the earlier pair).
+    """
+    tokens = []
+    for line_id in sorted(set(LINES_OF_CELL[bottom]) | set(LINES_OF_CELL[top])):
+        line = LINES[line_id]
+        added = [c for c in (bottom, top) if c in line]
+        for animal in {wall[c] >> 1 for c in added}:
+            codes = [wall[c] for c in line if wall[c] >= 0 and wall[c] >> 1 == animal]
+            new = sum(1 for c in added if wall[c] >> 1 == animal)
+            if len(codes) == 2 and len(codes) - new < 2:
+                tokens.append(2 * animal + (SAME if codes[0] == codes[1] else DIFFERENT))
+    return tokens
+
+
+def order_matters(st: LuxorState) -> bool:
+    """Whether the order of scoring the pending pairs could change anything.
+
+    Pairs of different animals touch different pillars, so their order matters only
+    through shared supplies: the mover's researchers (a relocation may empty a pillar that
+    another pair then fills) and the scarabs. Pairs of one animal of both kinds interact
+    unless the mover already holds that pillar. The test is conservative: it may ask when
+    the order happens not to matter, never the reverse.
+    """
+    tokens = st.tokens
+    if len(tokens) < 2:
+        return False
+    kinds = [0] * NUM_ANIMALS
+    for t in tokens:
+        kinds[t >> 1] |= 1 << (t & 1)
+    if sum(1 for k in kinds if k) + sum(1 for k in kinds if k == 3) < 2:
+        return False  # one animal, one kind: all tokens are alike
+    p = st.player
+    need = 0
+    for a in range(NUM_ANIMALS):
+        k = kinds[a]
+        if not k:
+            continue
+        occ = st.occupant[a]
+        if k == 3 and occ != p:
+            return True
+        if (k & 1 and occ == -1) or (k & 2 and occ != p):
+            need += 1
+    return need > st.res_supply[p] or st.scarab_supply < len(tokens)
+
+
+def resume_tokens(st: LuxorState) -> None:
+    """Score pending pairs until a decision or chance event is due, then end the turn."""
+    while st.tokens:
+        if order_matters(st):
+            st.phase = ORDER
+            return
+        token = min(st.tokens)
+        st.tokens.remove(token)
+        if not _score(st, token):
+            return
+    _end_of_insertion(st)
+
+
+def _score(st: LuxorState, token: int) -> bool:
+    """Score one pair; False if it stopped for a decision or chance event."""
+    animal, kind = token >> 1, token & 1
+    p = st.player
+    occ = st.occupant[animal]
+    if kind == DIFFERENT:
+        if occ != -1:
+            return _place_scarab(st, animal)
+        return _place_researcher(st, animal, token)
+    if occ != p and not _place_researcher(st, animal, token):
+        return False
+    return _place_scarab(st, animal)
+
+
+def _place_researcher(st: LuxorState, animal: int, token: int) -> bool:
+    p = st.player
+    if st.res_supply[p] == 0:
+        sources = [a for a in range(NUM_ANIMALS) if st.occupant[a] == p and a != animal]
+        if len(sources) > 1:
+            st.pending = token
+            st.phase = RELOCATE
+            return False
+        st.occupant[sources[0]] = -1
+        st.res_supply[p] += 1
+    occ = st.occupant[animal]
+    if occ >= 0:
+        st.res_supply[occ] += 1  # the displaced researcher goes home
+    st.occupant[animal] = p
+    st.res_supply[p] -= 1
+    return True
+
+
+def _place_scarab(st: LuxorState, animal: int) -> bool:
+    if (
+        st.placed_now[animal] >= MAX_SCARABS_PER_INSERTION
+        or st.scarabs[animal] >= MAX_SCARABS_AT_PILLAR
+        or st.scarab_supply == 0
+    ):
+        return True
+    st.scarabs[animal] += 1
+    st.scarab_supply -= 1
+    st.placed_now[animal] += 1
+    if st.scarabs[animal] == MAX_SCARABS_AT_PILLAR and st.stack[animal] > 0:
+        _start_open(st, animal, RESUME_TOKENS)
+        return False
+    return True
+
+
+def _start_open(st: LuxorState, animal: int, resume: int) -> None:
+    st.open_pillar = animal
+    st.open_for = st.occupant[animal]
+    st.resume = resume
+    st.phase = OPEN
+
+
+def _open(st: LuxorState, value: int) -> None:
+    a = st.open_pillar
+    st.value_pool[value] -= 1
+    st.stack[a] -= 1
+    st.held[st.open_for].append(value | (1 << st.open_for) << 3)
+    st.scarab_supply += st.scarabs[a]
+    st.scarabs[a] = 0
+    st.open_pillar = -1
+    st.open_for = -1
+    if st.resume == RESUME_TOKENS:
+        resume_tokens(st)
+    else:
+        _final_continue(st)
+
+
+def _end_of_insertion(st: LuxorState) -> None:
+    if st.inserted == WALL_CARDS:
+        st.final_k = 0
+        st.final_seat = (st.player + 1) % st.n
+        st.src_mask = st.dst_mask = 0
+        st.phase = FINAL
+        _final_continue(st)
+    else:
+        _start_draw(st)
+
+
+def _start_draw(st: LuxorState) -> None:
+    """The mover needs a card: draw it, reveal a curse, or go without if none is left."""
+    if not st.curse:
+        if st.pile:
+            st.phase = DRAW
+        else:
+            _next_turn(st)
+    elif st.pile1 > 0 or st.back == 0:
+        st.phase = DRAW
+    elif st.back == 1:
+        st.phase = CURSE
+    elif pile2_size(st) > 0:
+        st.phase = BACK
+    else:
+        _next_turn(st)
+
+
+def _draw(st: LuxorState, card: int) -> None:
+    st.pile.remove(card)
+    st.hands[st.player].append(card)
+    st.need_card = False
+    if st.curse:
+        if st.pile1 > 0:
+            st.pile1 -= 1
+        else:
+            st.back = -1
+        _reveal_top_or_go_on(st)
+    else:
+        _next_turn(st)
+
+
+def _reveal_top_or_go_on(st: LuxorState) -> None:
+    """Show the back of the second pile's new top card, then carry on."""
+    if st.pile1 == 0 and st.back == -1 and pile2_size(st) > 0:
+        st.phase = BACK
+    elif st.need_card:
+        _start_draw(st)
+    else:
+        _next_turn(st)
+
+
+def _reveal_curse(st: LuxorState, curse: int) -> None:
+    st.curses_left.remove(curse)
+    st.curses_out.append(curse)
+    st.curse_card = curse
+    st.back = -1
+    if curse_victims(st) and curse_found(st):
+        st.passed = 0
+        st.phase = WINDOW
+    else:
+        _end_curse(st)
+
+
+def give_sarcophagus(st: LuxorState, value: int) -> None:
+    """The cursed seat hands a sarcophagus of ``value`` to the seat that drew the curse."""
+    held = st.held[st.victim]
+    code = next(c for c in held if c & 7 == value)
+    held.remove(code)
+    st.held[st.player].append(code | (1 << st.player) << 3)  # the new holder looks at it
+    _end_curse(st)
+
+
+def _end_curse(st: LuxorState) -> None:
+    st.curse_card = -1
+    st.victim = -1
+    st.passed = 0
+    _reveal_top_or_go_on(st)
+
+
+def _next_turn(st: LuxorState) -> None:
+    n = st.n
+    st.need_card = False
+    for _ in range(n):
+        st.player = (st.player + 1) % n
+        if st.hands[st.player]:
+            st.phase = INSERT
+            return
+    raise AssertionError("no seat holds a card while the wall has room")  # 49 cards > 40
+
+
+def _final_continue(st: LuxorState) -> None:
+    if not final_moves(st):
+        _next_final_seat(st)
+    else:
+        st.phase = FINAL
+
+
+def _next_final_seat(st: LuxorState) -> None:
+    st.src_mask = st.dst_mask = 0
+    st.final_k += 1
+    if st.final_k >= st.n:
+        st.phase = END
+        st.final_seat = -1
+        return
+    st.final_seat = (st.final_seat + 1) % st.n
+    _final_continue(st)
+
+
+def max_game_length(n: int, curse: bool) -> int:
+    """A generous true bound on actions in a match (decisions and chance)."""
+    setup = n + HAND_SIZE * n
+    # Per insertion: the insert, at most 16 pairs, each needing an order choice, a
+    # relocation and an opening, plus a draw and a back reveal.
+    turns = WALL_CARDS * (1 + 16 * 3 + 2)
+    # Curse cards: reveal, a window of n passes or a claim, a gift, a back reveal.
+    curses = NUM_CURSES * (n + 4) if curse else 0
+    # Final moves: at most 16 moves, 21 openings and a stop per seat.
+    final = n * (16 + 21 + 1)
+    return setup + turns + curses + final
+
+
+assert NUM_CHANCE_OUTCOMES > CH_BACK + 1 and NUM_VALUES == 7 and CH_CURSE == NUM_CARDS
+assert GIVE_BASE > CLAIM_BASE

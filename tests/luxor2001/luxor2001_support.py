@@ -1,0 +1,100 @@
+"""Shared helpers for the luxor2001 tests: random play, forced chance, prepared positions.
+
+Random play picks decisions and chance outcomes from a seeded generator. ``force`` plays
+a chosen chance outcome or decision through the public protocol. ``prepared`` builds a
+position by setting fields, for rulebook examples that need a wall the protocol would take
+dozens of steps to build; each caller names the rulebook passage it reproduces.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable
+
+from necropolis.engine import CHANCE
+from necropolis.games import load_game
+from necropolis.games.luxor2001 import LuxorState, rules
+from necropolis.games.luxor2001.components import (
+    ANIMALS,
+    CARDS,
+    CH_CARD,
+    CH_PHARAOH,
+    INSERT_BASE,
+    NUM_ANIMALS,
+    SHAFTS,
+)
+
+A = {name: i for i, name in enumerate(ANIMALS)}
+
+
+def new_state(players: int = 2, **options: bool) -> LuxorState:
+    state = load_game("luxor2001", players=players, **options).new_initial_state()
+    assert isinstance(state, LuxorState)
+    return state
+
+
+def sample(state: LuxorState, rng: random.Random) -> int:
+    outcomes = state.chance_outcomes()
+    r = rng.random()
+    total = 0.0
+    for action, probability in outcomes:
+        total += probability
+        if r < total:
+            return action
+    return outcomes[-1][0]
+
+
+def random_step(state: LuxorState, rng: random.Random) -> int:
+    seat = state.current_player()
+    action = sample(state, rng) if seat == CHANCE else rng.choice(state.legal_actions(seat))
+    state.apply_action(action)
+    return action
+
+
+def play_random(state: LuxorState, rng: random.Random) -> int:
+    steps = 0
+    while not state.is_terminal():
+        random_step(state, rng)
+        steps += 1
+    return steps
+
+
+def card_of(top: str, bottom: str) -> int:
+    """The card showing ``top`` over ``bottom`` (every ordered pair exists once)."""
+    t, b = A[top], A[bottom]
+    return next(i for i, c in enumerate(CARDS) if c[0] == t and c[2] == b)
+
+
+def setup(state: LuxorState, pharaohs: Iterable[str], hands: Iterable[Iterable[int]]) -> None:
+    """Play the setup chance events: these pharaoh cards, then deal these hands."""
+    for name in pharaohs:
+        state.apply_action(CH_PHARAOH + A[name])
+    hands = [list(h) for h in hands]
+    for k in range(3 * state.n):
+        state.apply_action(CH_CARD + hands[k % state.n][k // state.n])
+    assert state.phase == rules.INSERT
+
+
+def insert(state: LuxorState, card: int, shaft: int) -> None:
+    """Insert ``card`` into ``shaft`` (1-based, as the strings say)."""
+    state.apply_action(INSERT_BASE + card * SHAFTS + shaft - 1)
+
+
+def put(state: LuxorState, shaft: int, top: tuple[str, int], bottom: tuple[str, int]) -> None:
+    """Prepared position: stack a card (animal, facing) pair into ``shaft`` (1-based)."""
+    level = state.heights[shaft - 1]
+    cell = 2 * level * SHAFTS + shaft - 1
+    state.wall[cell] = A[bottom[0]] * 2 + bottom[1]
+    state.wall[cell + SHAFTS] = A[top[0]] * 2 + top[1]
+    state.heights[shaft - 1] = level + 1
+    state.inserted += 1
+
+
+def cell(row: int, shaft: int) -> int:
+    """Cell index of ``row`` (1 = bottom) and ``shaft`` (1-based)."""
+    return (row - 1) * SHAFTS + shaft - 1
+
+
+def pillar(name: str) -> int:
+    assert 0 <= A[name] < NUM_ANIMALS
+    return A[name]
