@@ -1,0 +1,53 @@
+"""Luxor (Rüdiger Dorn, Queen Games 2018): adventurers race along a temple path to the tomb.
+
+The package's ``GAME`` is :class:`LuxorGame`, the rules object the registry finds. The rules
+are in ``rules.py``, the position in ``state.py``, views and the observation tensor in
+``view.py``, text and the terminal board in ``text.py``, the component data in
+``luxor.toml`` (read by ``components.py``). ``docs/rules/luxor.md`` explains the rules in the
+project's own words, the action encoding, the tensor layout and every reconstruction.
+"""
+
+from __future__ import annotations
+
+from necropolis.engine.protocol import Game, View
+from necropolis.games.luxor import rules, text, view
+from necropolis.games.luxor.components import HAND_SIZE, OSIRIS_USED, TREASURE_FIELDS
+from necropolis.games.luxor.state import LuxorState
+
+
+class LuxorGame(Game):
+    """Luxor for 2 to 4 players."""
+
+    id = "luxor"
+    title = "Luxor (Rüdiger Dorn, 2018)"
+    min_players = 2
+    max_players = 4
+    default_players = 2
+
+    def new_initial_state(self) -> LuxorState:
+        return LuxorState(self)
+
+    def num_distinct_actions(self) -> int:
+        return rules.NUM_ACTIONS
+
+    def max_chance_outcomes(self) -> int:
+        return rules.MAX_CHANCE
+
+    def max_game_length(self) -> int:
+        setup = HAND_SIZE * self.num_players + OSIRIS_USED + len(TREASURE_FIELDS)
+        turns = rules.MAX_ROUNDS * self.num_players
+        return setup + turns * rules.MAX_ACTIONS_PER_TURN
+
+    def observation_size(self) -> int:
+        return view.OBSERVATION_SIZE
+
+    def encode_view(self, v: View) -> list[float]:
+        return view.encode_view(v)
+
+    def render_view(self, v: View) -> str:
+        return text.render_view(v)
+
+
+GAME = LuxorGame
+
+__all__ = ["GAME", "LuxorGame", "LuxorState"]

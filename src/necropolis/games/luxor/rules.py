@@ -1,0 +1,683 @@
+"""Luxor's rules: the legal actions, the chance events and their effects, step by step.
+
+A turn is a short chain of phases. The player picks the leftmost or rightmost card; a die
+card is followed by a chance roll; then, where the card leaves a choice, which adventurer
+(named by the field it stands on) and how far; the adventurer's landing is resolved
+(Anubis statues passed wake sleeping adventurers, Osiris tiles push on at once, the tile's
+action follows, with a choice where the tile offers one and a chance event where it reveals
+something); finally a card is drawn into the middle of the hand, unless a Horus card was
+taken. Every hidden draw is a chance node over the kinds still left in its pile. Phases in
+which nothing is chosen are never stopped at: a choice of one is taken at once.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from necropolis.games.luxor.components import (
+    ANUBIS_AFTER,
+    BURIAL_CHAMBER,
+    CARD_MODE,
+    CARD_REACH,
+    DIE_FACES,
+    FIELD_POINTS,
+    FIELD_SYMBOL,
+    HAND_SIZE,
+    HORUS_1_OR_2,
+    HORUS_2_OR_3,
+    HORUS_TILE_BASE,
+    MODE_ALL,
+    MODE_DIE,
+    MODE_DIE_RANGE,
+    MODE_FIXED,
+    MODE_LAST,
+    MODE_PLUS_MINUS,
+    MODE_RANGE,
+    NUM_FIELDS,
+    NUM_STATUES,
+    NUM_VARIANTS,
+    ONE_FEWER,
+    OSIRIS_BASE,
+    OSIRIS_FIELDS,
+    OSIRIS_USED,
+    OSIRIS_VALUES,
+    POINTS_PER_KEY,
+    SARCOPHAGI,
+    SCARAB,
+    SCARAB_OR_WILD,
+    SCARAB_VALUES,
+    STAIRS,
+    TEMPLE_BASE,
+    TREASURE_BASE,
+    TREASURE_FIELDS,
+    TREASURE_NEED,
+    TREASURE_POINTS,
+    TREASURE_TYPES,
+    TUNNEL,
+    WILD_TREASURE,
+    count_sets,
+    set_points,
+)
+
+if TYPE_CHECKING:
+    from necropolis.games.luxor.state import LuxorState
+
+# --- phases --------------------------------------------------------------------------------
+(
+    P_DEAL,  # chance: the next starting card dealt (seat ``deal_index // 5``)
+    P_OSIRIS,  # chance: the Osiris tile laid on the next Osiris field
+    P_TREASURE,  # chance: the treasure tile laid on the next treasure field
+    P_PLAY,  # decision: play the leftmost or the rightmost card
+    P_ROLL,  # chance: the die
+    P_FIELD,  # decision: which adventurer (by its field) moves
+    P_DIST,  # decision: how far (or back one tile)
+    P_ACT_FIELD,  # decision: after "all forward", whose tile's action is carried out
+    P_HORUS_TILE,  # decision: a key or a Horus card from a Horus tile
+    P_HORUS_LEVEL,  # decision: which of two Horus decks (favour of Horus temple tile)
+    P_SCARAB_OR_WILD,  # decision: a scarab or a wild treasure
+    P_HORUS_DRAW,  # chance: the Horus card taken (level ``pending``)
+    P_SCARAB_DRAW,  # chance: the scarab taken
+    P_TEMPLE_REVEAL,  # chance: the temple tile turned up on field ``pending``
+    P_DRAW,  # chance: the card drawn at the end of the turn
+    P_END,
+) = range(16)
+PHASE_NAMES: tuple[str, ...] = (
+    "deal",
+    "lay_osiris_tiles",
+    "lay_treasure_tiles",
+    "play_card",
+    "roll_die",
+    "choose_adventurer",
+    "choose_distance",
+    "choose_tile_action",
+    "key_or_horus_card",
+    "choose_horus_deck",
+    "scarab_or_wild",
+    "take_horus_card",
+    "take_scarab",
+    "reveal_temple_tile",
+    "draw_card",
+    "game_over",
+)
+CHANCE_PHASES = frozenset(
+    {P_DEAL, P_OSIRIS, P_TREASURE, P_ROLL, P_HORUS_DRAW, P_SCARAB_DRAW, P_TEMPLE_REVEAL, P_DRAW}
+)
+
+# --- decision ids --------------------------------------------------------------------------
+PLAY_LEFT = 0
+PLAY_RIGHT = 1
+MOVE_FROM = 2  # + field 0..41: move an adventurer standing there
+FORWARD = 44  # + distance - 1, distances 1..6
+BACKWARD = 50  # back one tile ("+/-1")
+TAKE_KEY = 51
+HORUS_LEVEL = 52  # + level - 1: a Horus card of that level
+TAKE_SCARAB = 55
+TAKE_WILD = 56
+ACT_AT = 57  # + field 0..41: carry out the action of the tile there
+NUM_ACTIONS = ACT_AT + BURIAL_CHAMBER  # 99
+MAX_CHANCE = 16  # the most kinds any chance node chooses among (card kinds)
+
+#: Safety cap: the +/-1 card can shuffle an adventurer back and forth for ever, so a match
+#: that reaches this many rounds ends (and is scored) at the end of that round.
+MAX_ROUNDS = 200
+#: The most actions one turn can take (play, roll, adventurer, distance, tile choice, one
+#: more choice, one chance reveal, draw).
+MAX_ACTIONS_PER_TURN = 8
+
+NF = NUM_FIELDS
+CHAMBER = BURIAL_CHAMBER
+NO_HOLDER = -1
+
+
+# --- movement ------------------------------------------------------------------------------
+
+
+def forward_dest(tiles: list[int], field: int, steps: int) -> int:
+    """The field ``steps`` tiles ahead of ``field`` (empty fields skipped), or -1.
+
+    The burial chamber counts as the step after the last tile, and only as the last step:
+    nobody may walk past it or waste steps in it. Starting on an empty field, the first step
+    goes to the next tile, which the same count gives.
+    """
+    f = field
+    while steps > 0:
+        f += 1
+        while f < CHAMBER and tiles[f] == 0:
+            f += 1
+        if f >= CHAMBER:
+            return CHAMBER if steps == 1 else -1
+        steps -= 1
+    return f
+
+
+def backward_dest(tiles: list[int], field: int) -> int:
+    """The nearest tile behind ``field``, or -1 if there is none (the stairs hold no tile)."""
+    f = field - 1
+    while f > STAIRS and tiles[f] == 0:
+        f -= 1
+    return f if f > STAIRS else -1
+
+
+def _can_go(st: LuxorState, seat: int, field: int, steps: int) -> bool:
+    dest = forward_dest(st.tiles, field, steps)
+    return dest >= 0 and (dest != CHAMBER or st.keys[seat] > 0)
+
+
+def active_fields(st: LuxorState, seat: int) -> list[int]:
+    """Fields short of the chamber holding an active adventurer of ``seat``, rearmost first."""
+    adv = st.adventurers
+    base = seat * NF
+    return [f for f in range(CHAMBER) if adv[base + f]]
+
+
+def _distances(st: LuxorState, seat: int, kind: int, roll: int) -> tuple[int, ...]:
+    mode = CARD_MODE[kind]
+    if mode == MODE_FIXED:
+        return (CARD_REACH[kind],)
+    if mode == MODE_RANGE:
+        return tuple(range(1, CARD_REACH[kind] + 1))
+    if mode == MODE_DIE:
+        return (roll,)
+    if mode == MODE_DIE_RANGE:
+        return tuple(range(1, roll + 1))
+    return (1,)  # plus/minus one: forward 1 here, backward handled apart
+
+
+def field_options(st: LuxorState, seat: int, kind: int, roll: int) -> list[int]:
+    """Fields from which one adventurer can make a move the card (and roll) allow."""
+    mode = CARD_MODE[kind]
+    dists = _distances(st, seat, kind, roll)
+    out = []
+    for f in active_fields(st, seat):
+        if any(_can_go(st, seat, f, d) for d in dists) or (
+            mode == MODE_PLUS_MINUS and backward_dest(st.tiles, f) >= 0
+        ):
+            out.append(f)
+    return out
+
+
+def distance_options(st: LuxorState, seat: int, field: int) -> list[int]:
+    """Decision ids for how far the adventurer on ``field`` may go with the card in play."""
+    kind = st.card
+    out = [
+        FORWARD + d - 1 for d in _distances(st, seat, kind, st.roll) if _can_go(st, seat, field, d)
+    ]
+    if CARD_MODE[kind] == MODE_PLUS_MINUS and backward_dest(st.tiles, field) >= 0:
+        out.append(BACKWARD)
+    return out
+
+
+def card_can_move(st: LuxorState, seat: int, kind: int) -> bool:
+    """Whether playing ``kind`` lets ``seat`` move at all.
+
+    A die card counts as playable when some roll would allow a move; if the roll then allows
+    none, the card is spent without a move.
+    """
+    mode = CARD_MODE[kind]
+    fields = active_fields(st, seat)
+    if mode == MODE_LAST:
+        return len(fields) >= 2
+    if mode == MODE_ALL:
+        return any(_can_go(st, seat, f, CARD_REACH[kind]) for f in fields)
+    if mode == MODE_PLUS_MINUS:
+        return any(_can_go(st, seat, f, 1) or backward_dest(st.tiles, f) >= 0 for f in fields)
+    if mode in (MODE_DIE, MODE_DIE_RANGE):
+        reach: tuple[int, ...] = (1,) if mode == MODE_DIE_RANGE else tuple(range(1, DIE_FACES + 1))
+    else:
+        reach = _distances(st, seat, kind, 0)
+    return any(_can_go(st, seat, f, d) for f in fields for d in reach)
+
+
+# --- legal actions and chance ------------------------------------------------------------
+
+
+def playable_ends(st: LuxorState) -> tuple[bool, bool]:
+    """Whether the leftmost and the rightmost card of the player to move allow a move."""
+    hand = st.hands[st.seat]
+    left = card_can_move(st, st.seat, hand[0])
+    right = left if hand[-1] == hand[0] else card_can_move(st, st.seat, hand[-1])
+    return left, right
+
+
+def legal_actions(st: LuxorState) -> list[int]:
+    """The sorted decision ids of the player to move."""
+    phase = st.phase
+    if phase == P_PLAY:
+        left, right = playable_ends(st)
+        if not (left or right):
+            return [PLAY_LEFT, PLAY_RIGHT]  # no move possible: either card, played idle
+        return [a for a, ok in ((PLAY_LEFT, left), (PLAY_RIGHT, right)) if ok]
+    if phase == P_FIELD:
+        return [MOVE_FROM + f for f in st.options]
+    if phase == P_DIST:
+        return st.options[:]
+    if phase == P_ACT_FIELD:
+        return [ACT_AT + f for f in st.options]
+    if phase == P_HORUS_TILE:
+        return [TAKE_KEY, HORUS_LEVEL + st.options[0] - 1]
+    if phase == P_HORUS_LEVEL:
+        return [HORUS_LEVEL + lv - 1 for lv in st.options]
+    if phase == P_SCARAB_OR_WILD:
+        return [TAKE_SCARAB, TAKE_WILD]
+    return []
+
+
+def _weighted(counts: list[int]) -> list[tuple[int, float]]:
+    total = sum(counts)
+    return [(k, c / total) for k, c in enumerate(counts) if c]
+
+
+def chance_outcomes(st: LuxorState) -> list[tuple[int, float]]:
+    """Outcomes of the chance node ``st`` (a chance phase), by kind, with probabilities."""
+    phase = st.phase
+    if phase in (P_DEAL, P_DRAW):
+        return _weighted(st.draw_counts)
+    if phase == P_ROLL:
+        return [(r, 1.0 / DIE_FACES) for r in range(DIE_FACES)]
+    if phase == P_HORUS_DRAW:
+        return _weighted(st.horus_counts[st.pending - 1])
+    if phase == P_SCARAB_DRAW:
+        return _weighted(st.scarab_supply)
+    if phase == P_TEMPLE_REVEAL:
+        return _weighted(st.temple_counts[FIELD_SYMBOL[st.pending]])
+    if phase == P_OSIRIS:
+        return _weighted(st.osiris_left)
+    if phase == P_TREASURE:
+        return _weighted(st.treasure_left)
+    return []
+
+
+# --- applying ------------------------------------------------------------------------------
+
+
+def apply(st: LuxorState, action: int) -> None:
+    """Carry out a legal ``action`` (a decision id, or a chance outcome at a chance node)."""
+    phase = st.phase
+    seat = st.seat
+    if phase == P_PLAY:
+        _play(st, seat, action)
+    elif phase == P_DRAW:
+        st.draw_counts[action] -= 1
+        st.draw_size -= 1
+        _insert_middle(st, seat, action, 3 + st.epoch)
+        _end_turn(st)
+    elif phase == P_FIELD:
+        st.from_field = action - MOVE_FROM
+        _ask_distance(st, seat)
+    elif phase == P_DIST:
+        _move_card(st, seat, st.from_field, action)
+    elif phase == P_ROLL:
+        st.roll = action + 1
+        _after_roll(st, seat)
+    elif phase == P_ACT_FIELD:
+        st.options = []
+        _tile_action(st, seat, action - ACT_AT)
+    elif phase == P_HORUS_TILE:
+        if action == TAKE_KEY:
+            st.options = []
+            _take_key(st, seat)
+            _finish_action(st)
+        else:
+            _start_horus_draw(st, action - HORUS_LEVEL + 1)
+    elif phase == P_HORUS_LEVEL:
+        _start_horus_draw(st, action - HORUS_LEVEL + 1)
+    elif phase == P_SCARAB_OR_WILD:
+        if action == TAKE_SCARAB:
+            st.phase = P_SCARAB_DRAW
+        else:
+            _take_wild(st, seat)
+            _finish_action(st)
+    elif phase == P_HORUS_DRAW:
+        st.horus_counts[st.pending - 1][action] -= 1
+        _insert_middle(st, seat, action, st.pending - 1)
+        st.pending = -1
+        st.no_draw = True  # a Horus card replaces this turn's draw
+        _finish_action(st)
+    elif phase == P_SCARAB_DRAW:
+        st.scarab_supply[action] -= 1
+        st.scarabs[seat][action] += 1
+        _finish_action(st)
+    elif phase == P_TEMPLE_REVEAL:
+        field = st.pending
+        st.temple_counts[FIELD_SYMBOL[field]][action] -= 1
+        st.tiles[field] = TEMPLE_BASE + action
+        st.pending = -1
+        _finish_action(st)  # the adventurers stand on the new tile without using it
+    elif phase == P_DEAL:
+        st.draw_counts[action] -= 1
+        st.draw_size -= 1
+        target = st.deal_index // HAND_SIZE
+        st.hands[target].append(action)
+        st.origins[target].append(3)
+        st.deal_index += 1
+        if st.deal_index == HAND_SIZE * st.num_players:
+            st.deal_index = 0
+            st.phase = P_OSIRIS
+        st.seat = st.deal_index // HAND_SIZE if st.phase == P_DEAL else 0
+    elif phase == P_OSIRIS:
+        st.osiris_left[action] -= 1
+        st.tiles[OSIRIS_FIELDS[st.deal_index]] = OSIRIS_BASE + action
+        st.deal_index += 1
+        if st.deal_index == OSIRIS_USED:
+            st.deal_index = 0
+            st.phase = P_TREASURE
+    elif phase == P_TREASURE:
+        st.treasure_left[action] -= 1
+        st.tiles[TREASURE_FIELDS[st.deal_index]] = TREASURE_BASE + action
+        st.deal_index += 1
+        if st.deal_index == len(TREASURE_FIELDS):
+            st.deal_index = 0
+            st.phase = P_PLAY
+            st.seat = 0
+
+
+def _insert_middle(st: LuxorState, seat: int, kind: int, origin: int) -> None:
+    hand = st.hands[seat]
+    mid = len(hand) // 2
+    hand.insert(mid, kind)
+    st.origins[seat].insert(mid, origin)
+
+
+def _play(st: LuxorState, seat: int, action: int) -> None:
+    hand = st.hands[seat]
+    left, right = playable_ends(st)
+    idx = 0 if action == PLAY_LEFT else len(hand) - 1
+    kind = hand.pop(idx)
+    st.origins[seat].pop(idx)
+    st.discard[kind] += 1
+    st.card = kind
+    if not (left or right):
+        st.no_move_turns += 1
+        _finish_action(st)
+        return
+    st.no_move_turns = 0
+    mode = CARD_MODE[kind]
+    if mode in (MODE_DIE, MODE_DIE_RANGE):
+        st.phase = P_ROLL
+    elif mode == MODE_ALL:
+        _all_forward(st, seat, CARD_REACH[kind])
+    elif mode == MODE_LAST:
+        _last_to_second(st, seat)
+    else:
+        st.one_fewer = kind == ONE_FEWER
+        _ask_field(st, seat)
+
+
+def _after_roll(st: LuxorState, seat: int) -> None:
+    _ask_field(st, seat)
+
+
+def _ask_field(st: LuxorState, seat: int) -> None:
+    options = field_options(st, seat, st.card, st.roll)
+    if not options:  # only after a roll that no adventurer can use: the card is spent
+        _finish_action(st)
+        return
+    if len(options) == 1:
+        st.from_field = options[0]
+        _ask_distance(st, seat)
+        return
+    st.options = options
+    st.phase = P_FIELD
+
+
+def _ask_distance(st: LuxorState, seat: int) -> None:
+    options = distance_options(st, seat, st.from_field)
+    if len(options) == 1:
+        st.options = []
+        _move_card(st, seat, st.from_field, options[0])
+        return
+    st.options = options
+    st.phase = P_DIST
+
+
+def _step(st: LuxorState, seat: int, src: int, dst: int) -> None:
+    """Move one adventurer from ``src`` to ``dst``: statues passed going forward wake theirs."""
+    adv = st.adventurers
+    base = seat * NF
+    adv[base + src] -= 1
+    adv[base + dst] += 1
+    if dst > src:
+        sleeping = st.sleeping
+        for i in range(NUM_STATUES):
+            if src <= ANUBIS_AFTER[i] < dst and sleeping[seat * NUM_STATUES + i]:
+                sleeping[seat * NUM_STATUES + i] = 0
+                adv[base + STAIRS] += 1  # the woken adventurer stands up on the stairs
+    if dst == CHAMBER:
+        st.keys[seat] -= 1
+        st.keys_paid += 1
+        st.entries += 1
+        if st.entries <= len(SARCOPHAGI):
+            st.sarcophagi[st.entries - 1] = seat
+        if st.entries >= 2:
+            st.ending = True
+
+
+def _arrive(st: LuxorState, seat: int, field: int) -> int:
+    """Let Osiris tiles push the adventurer that just reached ``field`` on; its final field."""
+    tiles = st.tiles
+    while OSIRIS_BASE <= tiles[field] < HORUS_TILE_BASE:
+        dest = forward_dest(tiles, field, OSIRIS_VALUES[tiles[field] - OSIRIS_BASE])
+        _step(st, seat, field, dest)
+        field = dest
+    return field
+
+
+def _move_card(st: LuxorState, seat: int, src: int, action: int) -> None:
+    st.options = []
+    if action == BACKWARD:
+        dst = backward_dest(st.tiles, src)
+    else:
+        dst = forward_dest(st.tiles, src, action - FORWARD + 1)
+    _step(st, seat, src, dst)
+    _tile_action(st, seat, _arrive(st, seat, dst))
+
+
+def _all_forward(st: LuxorState, seat: int, steps: int) -> None:
+    """Every active adventurer goes ``steps`` tiles, the one nearest the chamber first."""
+    base = seat * NF
+    before = st.adventurers[base : base + CHAMBER]  # woken ones join after this card
+    finals: list[int] = []
+    for f in range(CHAMBER - 1, -1, -1):
+        for _ in range(before[f]):
+            if not _can_go(st, seat, f, steps):
+                continue  # this one cannot make the move and stays
+            dst = forward_dest(st.tiles, f, steps)
+            _step(st, seat, f, dst)
+            final = _arrive(st, seat, dst)
+            if final != CHAMBER and final not in finals:
+                finals.append(final)
+    # One action only, from the tile of one moved adventurer; adventurers on empty fields
+    # all offer the same nothing, so one of them stands for the rest.
+    options: list[int] = []
+    empty_seen = False
+    for f in sorted(finals):
+        if st.tiles[f] == 0:
+            if empty_seen:
+                continue
+            empty_seen = True
+        options.append(f)
+    if len(options) > 1:
+        st.options = options
+        st.phase = P_ACT_FIELD
+    elif options:
+        _tile_action(st, seat, options[0])
+    else:
+        _finish_action(st)
+
+
+def _last_to_second(st: LuxorState, seat: int) -> None:
+    fields = active_fields(st, seat)
+    src, dst = fields[0], fields[1]
+    _step(st, seat, src, dst)
+    _tile_action(st, seat, dst)  # an empty field there simply offers no action
+
+
+def _next_tunnel(tiles: list[int], field: int) -> int:
+    code = TEMPLE_BASE + TUNNEL
+    for f in range(field + 1, CHAMBER):
+        if tiles[f] == code:
+            return f
+    return -1
+
+
+def _horus_available(st: LuxorState, level: int) -> bool:
+    return any(st.horus_counts[level - 1])
+
+
+def _take_key(st: LuxorState, seat: int) -> None:
+    st.key_supply -= 1
+    st.keys[seat] += 1
+
+
+def _take_wild(st: LuxorState, seat: int) -> None:
+    st.wild_supply -= 1
+    st.wilds[seat] += 1
+
+
+def _start_horus_draw(st: LuxorState, level: int) -> None:
+    st.options = []
+    st.pending = level
+    st.phase = P_HORUS_DRAW
+
+
+def _tile_action(st: LuxorState, seat: int, field: int) -> None:
+    """Carry out the action of the tile on ``field`` for the adventurer that ended there."""
+    code = st.tiles[field] if field != CHAMBER else 0
+    if TREASURE_BASE <= code < OSIRIS_BASE:
+        kind = code - TREASURE_BASE
+        need = TREASURE_NEED[kind] - (1 if st.one_fewer else 0)
+        if st.adventurers[seat * NF + field] >= need:
+            st.tiles[field] = 0
+            st.treasures[seat][kind] += 1
+            st.score[seat] += TREASURE_POINTS[kind]
+            if FIELD_SYMBOL[field] >= 0:
+                st.pending = field
+                st.phase = P_TEMPLE_REVEAL
+                return
+    elif HORUS_TILE_BASE <= code < TEMPLE_BASE:
+        level = code - HORUS_TILE_BASE + 1
+        key_ok = st.key_supply > 0
+        card_ok = _horus_available(st, level)
+        if key_ok and card_ok:
+            st.options = [level]
+            st.phase = P_HORUS_TILE
+            return
+        if card_ok:
+            _start_horus_draw(st, level)
+            return
+        if key_ok:
+            _take_key(st, seat)
+    elif code >= TEMPLE_BASE:
+        front = code - TEMPLE_BASE
+        if front == WILD_TREASURE:
+            if st.wild_supply > 0:
+                _take_wild(st, seat)
+        elif front in (HORUS_1_OR_2, HORUS_2_OR_3):
+            pair = (1, 2) if front == HORUS_1_OR_2 else (2, 3)
+            levels = [lv for lv in pair if _horus_available(st, lv)]
+            if len(levels) == 2:
+                st.options = levels
+                st.phase = P_HORUS_LEVEL
+                return
+            if levels:
+                _start_horus_draw(st, levels[0])
+                return
+        elif front == TUNNEL:
+            dest = _next_tunnel(st.tiles, field)
+            if dest >= 0:
+                _step(st, seat, field, dest)
+        elif front == SCARAB:
+            if any(st.scarab_supply):
+                st.phase = P_SCARAB_DRAW
+                return
+        elif front == SCARAB_OR_WILD:
+            scarab_ok = any(st.scarab_supply)
+            wild_ok = st.wild_supply > 0
+            if scarab_ok and wild_ok:
+                st.phase = P_SCARAB_OR_WILD
+                return
+            if scarab_ok:
+                st.phase = P_SCARAB_DRAW
+                return
+            if wild_ok:
+                _take_wild(st, seat)
+    _finish_action(st)
+
+
+def _finish_action(st: LuxorState) -> None:
+    """The action step is over: draw a card, unless a Horus card came instead."""
+    if st.no_draw:
+        _end_turn(st)
+        return
+    if st.draw_size == 0:  # the discard pile, this turn's card included, becomes the pile
+        st.draw_counts = st.discard
+        st.discard = [0] * len(st.draw_counts)
+        st.draw_size = sum(st.draw_counts)
+        st.epoch += 1
+    st.phase = P_DRAW
+
+
+def _end_turn(st: LuxorState) -> None:
+    n = st.num_players
+    st.turns += 1
+    st.card = -1
+    st.roll = 0
+    st.from_field = -1
+    st.one_fewer = False
+    st.no_draw = False
+    st.options = []
+    st.pending = -1
+    last_of_round = st.seat == n - 1
+    if last_of_round:
+        st.round += 1
+    if st.no_move_turns >= n or (last_of_round and (st.ending or st.round >= MAX_ROUNDS)):
+        _final_scoring(st)
+        return
+    st.seat = (st.seat + 1) % n
+    st.phase = P_PLAY
+
+
+# --- scoring -------------------------------------------------------------------------------
+
+
+def treasure_types(st: LuxorState, seat: int) -> list[int]:
+    """How many treasure tiles of each type (vase, statue, jewels) ``seat`` holds."""
+    row = st.treasures[seat]
+    return [sum(row[t * NUM_VARIANTS : (t + 1) * NUM_VARIANTS]) for t in range(len(TREASURE_TYPES))]
+
+
+def score_breakdown(st: LuxorState, seat: int) -> list[int]:
+    """[track, adventurers, sarcophagi, keys, sets, scarabs, total] in the rulebook's order."""
+    base = seat * NF
+    adventurers = sum(st.adventurers[base + f] * FIELD_POINTS[f] for f in range(NF))
+    sarcophagi = sum(
+        v for v, holder in zip(SARCOPHAGI, st.sarcophagi, strict=True) if holder == seat
+    )
+    keys = st.keys[seat] * POINTS_PER_KEY
+    sets = set_points(count_sets(treasure_types(st, seat), st.wilds[seat]))
+    scarabs = sum(c * v for c, v in zip(st.scarabs[seat], SCARAB_VALUES, strict=True))
+    track = st.score[seat]
+    return [
+        track,
+        adventurers,
+        sarcophagi,
+        keys,
+        sets,
+        scarabs,
+        track + adventurers + sarcophagi + keys + sets + scarabs,
+    ]
+
+
+def _final_scoring(st: LuxorState) -> None:
+    st.final = [score_breakdown(st, s) for s in range(st.num_players)]
+    st.score = [row[-1] for row in st.final]
+    st.phase = P_END
+
+
+def tiebreak(st: LuxorState) -> list[int]:
+    """The value of each seat's best sarcophagus (0 without one): ties on points go to it."""
+    best = [0] * st.num_players
+    for value, holder in zip(SARCOPHAGI, st.sarcophagi, strict=True):
+        if holder >= 0:
+            best[holder] = max(best[holder], value)
+    return best
