@@ -1,18 +1,29 @@
 """Bots: players that decide from a seat's window (view, legal actions, resampling).
 
 Bots never see a state in play, only a :class:`~necropolis.engine.seat.SeatWindow`. The
-registry maps the names used on the command line to factories.
+registry maps the names used on the command line to factories: ``random`` (uniform),
+``heuristic`` (the game's strategy, or one-ply Monte Carlo), ``ismcts`` (IS-MCTS with a
+fixed 1000 iterations, reproducible for research), and the three levels for people,
+``easy``, ``medium`` and ``hard``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
+from necropolis.bots.heuristic import HeuristicBot, one_ply_monte_carlo
+from necropolis.bots.ismcts import ISMCTSBot
+from necropolis.bots.levels import EasyBot, hard, medium
 from necropolis.bots.random_bot import RandomBot
 from necropolis.engine.driver import Player
 
 BOTS: dict[str, Callable[[], Player]] = {
     "random": RandomBot,
+    "heuristic": HeuristicBot,
+    "ismcts": ISMCTSBot,
+    "easy": EasyBot,
+    "medium": medium,
+    "hard": hard,
 }
 
 
@@ -25,4 +36,12 @@ def make_bot(name: str) -> Player:
         raise ValueError(f"no bot called {name!r}; the bots are: {known}") from None
 
 
-__all__ = ["BOTS", "RandomBot", "make_bot"]
+__all__ = [
+    "BOTS",
+    "EasyBot",
+    "HeuristicBot",
+    "ISMCTSBot",
+    "RandomBot",
+    "make_bot",
+    "one_ply_monte_carlo",
+]

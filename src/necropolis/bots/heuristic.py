@@ -1,0 +1,64 @@
+"""The heuristic bot: the game's own strategy, or a generic one-ply Monte Carlo look.
+
+A game may supply a hand-written strategy through :meth:`Game.heuristic_policy`; the bot
+then simply follows it. Until a game has one, the bot falls back to flat Monte Carlo one
+ply deep: it draws a few determinizations of the seat's window (the same worlds for every
+candidate, so that the comparison is not blurred by luck), applies each legal action in
+each world, plays the world out with the game's rollout policy, and keeps the action with
+the best mean return for its seat (ties broken at random). It reads nothing but the
+window, costs ``worlds × actions`` rollouts, and needs no knowledge of the game, which is
+why it is the fallback: cheap, never illegal, and much better than random wherever the
+immediate consequences of a move show in how matches end.
+"""
+
+from __future__ import annotations
+
+import random
+
+from necropolis.engine.seat import SeatWindow
+
+
+def one_ply_monte_carlo(
+    window: SeatWindow, rng: random.Random, worlds: int = 4, max_rollouts: int = 64
+) -> int:
+    """The legal action with the best mean return over a few rolled-out worlds.
+
+    ``worlds`` determinizations are drawn, fewer when the action list is long, so that
+    the total stays near ``max_rollouts`` (but every action gets at least one world).
+    """
+    actions = window.legal_actions()
+    if len(actions) == 1:
+        return actions[0]
+    seat = window.seat
+    count = max(1, min(worlds, max_rollouts // len(actions)))
+    samples = [window.resample(rng) for _ in range(count)]
+    best: list[int] = []
+    best_total = -1.0
+    for action in actions:
+        total = 0.0
+        for sample in samples:
+            world = sample.clone()
+            world.apply_action(action)
+            while not world.is_terminal():
+                world.apply_action(world.rollout_action(rng))
+            total += world.returns()[seat]
+        if total > best_total:
+            best, best_total = [action], total
+        elif total == best_total:
+            best.append(action)
+    return best[rng.randrange(len(best))] if len(best) > 1 else best[0]
+
+
+class HeuristicBot:
+    """Plays the game's heuristic policy, or :func:`one_ply_monte_carlo` if it has none."""
+
+    def __init__(self, worlds: int = 4, max_rollouts: int = 64, name: str = "heuristic") -> None:
+        self.worlds = worlds
+        self.max_rollouts = max_rollouts
+        self.name = name
+
+    def choose(self, window: SeatWindow, rng: random.Random) -> int:
+        policy = window.game.heuristic_policy()
+        if policy is not None:
+            return policy(window, rng)
+        return one_ply_monte_carlo(window, rng, self.worlds, self.max_rollouts)

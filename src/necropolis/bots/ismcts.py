@@ -1,0 +1,189 @@
+"""Information-set Monte Carlo tree search (single-observer IS-MCTS) over a seat's window.
+
+The bot builds one tree for the seat that must decide, and never looks at the true state:
+every iteration draws a determinization with :meth:`SeatWindow.resample` (a whole state
+consistent with what the seat can see), walks the tree in that world, and plays the world
+out with the game's cheap :meth:`State.rollout_action`. Because each world may allow
+different moves, selection uses UCB restricted to the actions legal in the current world,
+with each edge's exploration term counted over the selections in which it was available
+(its *availability*), not over its parent's visits. Nodes are keyed by the sequence of
+events from the root decision: a decision by ``seat * num_distinct_actions + action``,
+a chance event by what the searching seat would be told of it
+(:meth:`State.describe_action`), so that a public die roll branches the tree while an
+opponent's hidden draw does not (the searcher cannot tell those worlds apart, and a tree
+that branched on them would let its own later choices depend on secrets). Every node
+records the seat that moved into it and the returns that seat obtained, so several
+players are handled by each maximizing its own share of the win. The budget is a number
+of iterations, a number of seconds, or both (whichever ends first).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+
+from necropolis.engine.driver import sample_chance
+from necropolis.engine.protocol import CHANCE, TERMINAL
+from necropolis.engine.seat import SeatWindow
+
+#: The UCB exploration constant. Returns lie in [0, 1] (a win is 1, shared wins split it),
+#: a scale on which 0.7 is the usual choice for IS-MCTS.
+DEFAULT_EXPLORATION = 0.7
+
+
+class _Node:
+    """One tree node: the edge into it (who moved, how it did) and the edges out of it."""
+
+    __slots__ = ("available", "children", "mover", "total", "visits")
+
+    def __init__(self, mover: int) -> None:
+        # Keys: decisions as seat * num_distinct_actions + action (ints), chance events as
+        # the searcher's description of them (strs); both kinds can hang off one node when
+        # worlds disagree on whether chance or a seat moves next.
+        self.children: dict[int | str, _Node] = {}
+        self.mover = mover  # the seat whose decision led here; CHANCE for chance edges
+        self.visits = 0
+        self.total = 0.0  # sum of the mover's returns over the visits
+        self.available = 0  # selections at the parent in which this edge was legal
+
+
+class SearchStats:
+    """What the last search did: iterations, time, and the root's visit counts."""
+
+    __slots__ = ("iterations", "root_values", "root_visits", "seconds")
+
+    def __init__(self) -> None:
+        self.iterations = 0
+        self.seconds = 0.0
+        self.root_visits: dict[int, int] = {}
+        self.root_values: dict[int, float] = {}
+
+
+class ISMCTSBot:
+    """Single-observer IS-MCTS with UCB selection and rollouts to the end of the match.
+
+    ``iterations`` and ``seconds`` bound the search of each decision (at least one must be
+    given; with both, the first reached ends it). A decision with one legal action is
+    played at once. The chosen action is the root's most visited one.
+    """
+
+    def __init__(
+        self,
+        iterations: int | None = 1000,
+        seconds: float | None = None,
+        exploration: float = DEFAULT_EXPLORATION,
+        name: str = "ismcts",
+    ) -> None:
+        if iterations is None and seconds is None:
+            raise ValueError("IS-MCTS needs a budget: iterations, seconds or both")
+        if iterations is not None and iterations < 1:
+            raise ValueError("IS-MCTS needs at least one iteration")
+        self.iterations = iterations
+        self.seconds = seconds
+        self.exploration = exploration
+        self.name = name
+        self.last = SearchStats()
+
+    def choose(self, window: SeatWindow, rng: random.Random) -> int:
+        legal = window.legal_actions()
+        if len(legal) == 1:
+            self.last = SearchStats()
+            return legal[0]
+        root = self.search(window, rng)
+        seat = window.seat
+        width = window.game.num_distinct_actions()
+        best = legal[0]
+        best_key = (-1, -1.0)
+        stats = self.last
+        for action in legal:
+            child = root.children.get(seat * width + action)
+            if child is None:
+                continue
+            mean = child.total / child.visits if child.visits else 0.0
+            stats.root_visits[action] = child.visits
+            stats.root_values[action] = mean
+            # Most visited wins; the mean breaks ties; then the lowest action id.
+            if (child.visits, mean) > best_key:
+                best, best_key = action, (child.visits, mean)
+        return best
+
+    def search(self, window: SeatWindow, rng: random.Random) -> _Node:
+        """Run the search from ``window``'s decision; returns the root of the tree."""
+        seat = window.seat
+        width = window.game.num_distinct_actions()
+        c = self.exploration
+        log = math.log
+        sqrt = math.sqrt
+        root = _Node(CHANCE)
+        limit = self.iterations if self.iterations is not None else -1
+        start = time.perf_counter()
+        deadline = start + self.seconds if self.seconds is not None else math.inf
+        done = 0
+        path: list[_Node] = []
+        while done != limit:
+            if done and time.perf_counter() >= deadline:
+                break
+            world = window.resample(rng)
+            node = root
+            path.clear()
+            path.append(root)
+            # Selection and expansion: walk down until one new decision node is added.
+            while True:
+                player = world.current_player()
+                if player == TERMINAL:
+                    break
+                if player == CHANCE:
+                    outcome = sample_chance(world, rng)
+                    ckey: int | str = world.describe_action(outcome, seat)
+                    world.apply_action(outcome)
+                    child = node.children.get(ckey)
+                    if child is None:
+                        child = node.children[ckey] = _Node(CHANCE)
+                    node = child
+                    path.append(node)
+                    continue
+                children = node.children
+                offset = player * width
+                fresh: list[int] = []
+                chosen: _Node | None = None
+                chosen_action = -1
+                best = -math.inf
+                for action in world.legal_actions():
+                    child = children.get(offset + action)
+                    if child is None:
+                        fresh.append(action)
+                        continue
+                    child.available += 1
+                    if fresh:
+                        continue  # expansion comes first; availability still counts
+                    value = child.total / child.visits + c * sqrt(
+                        log(child.available) / child.visits
+                    )
+                    if value > best:
+                        best, chosen, chosen_action = value, child, action
+                if fresh:
+                    action = fresh[rng.randrange(len(fresh))] if len(fresh) > 1 else fresh[0]
+                    child = children[offset + action] = _Node(player)
+                    child.available = 1
+                    world.apply_action(action)
+                    path.append(child)
+                    break
+                assert chosen is not None
+                world.apply_action(chosen_action)
+                node = chosen
+                path.append(node)
+            # Rollout with the game's default policy, then back up every seat's return.
+            while not world.is_terminal():
+                world.apply_action(world.rollout_action(rng))
+            returns = world.returns()
+            for visited in path:
+                visited.visits += 1
+                if visited.mover >= 0:
+                    visited.total += returns[visited.mover]
+            done += 1
+        stats = SearchStats()
+        stats.iterations = done
+        stats.seconds = time.perf_counter() - start
+        self.last = stats
+        return root

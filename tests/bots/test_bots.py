@@ -1,0 +1,127 @@
+"""The bots: IS-MCTS searches only the seat's window, keeps its budget, finds good moves.
+
+The toy high-card game has hidden cards and chance; Nim has known best moves several
+plies deep. Two states that differ only in another seat's hidden card must lead a bot to
+the same decision (and the same search) for the same generator: the bots see windows.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from necropolis.bots import BOTS, HeuristicBot, ISMCTSBot, RandomBot, make_bot
+from necropolis.bots.heuristic import one_ply_monte_carlo
+from necropolis.engine import SeatWindow, State, play_match
+from tests.bots.nim import Nim
+from tests.engine.toy import KEEP, REDRAW, HighCard, HighCardState
+
+
+def dealt(cards: list[int], players: int | None = None) -> HighCardState:
+    """A high-card state after the deal (chance outcomes chosen, as a test may)."""
+    state = HighCard(players=players or len(cards)).new_initial_state()
+    for card in cards:
+        state.apply_action(card)
+    return state
+
+
+def nim(pile: int, players: int = 2) -> State:
+    return Nim(players=players, pile=pile).new_initial_state()
+
+
+def test_registry_has_every_bot_and_each_plays_a_whole_match() -> None:
+    assert {"random", "heuristic", "ismcts", "easy", "medium", "hard"} <= set(BOTS)
+    with pytest.raises(ValueError, match="no bot called"):
+        make_bot("grandmaster")
+    game = HighCard(players=3)
+    for name in ("random", "heuristic", "easy", "medium"):
+        players = [make_bot(name), RandomBot(), RandomBot()]
+        final, _ = play_match(game, players, seed=5)
+        assert final.is_terminal() and players[0].name == name
+
+
+def test_ismcts_keeps_its_iteration_budget() -> None:
+    bot = ISMCTSBot(iterations=137)
+    bot.choose(SeatWindow(dealt([2, 3]), 0), random.Random(1))
+    assert bot.last.iterations == 137
+    assert sum(bot.last.root_visits.values()) == 137
+
+
+def test_ismcts_time_budget_stops_the_search() -> None:
+    # A tiny time budget with an unreachable iteration budget: the clock ends the search
+    # (counted, not timed, so that a loaded machine cannot fail it).
+    bot = ISMCTSBot(iterations=10**9, seconds=0.02)
+    bot.choose(SeatWindow(nim(30), 0), random.Random(1))
+    assert 1 <= bot.last.iterations < 10**9
+    with pytest.raises(ValueError):
+        ISMCTSBot(iterations=None, seconds=None)
+
+
+def test_a_single_legal_action_is_played_without_search() -> None:
+    bot = ISMCTSBot(iterations=50)
+    assert bot.choose(SeatWindow(nim(1), 0), random.Random(0)) == 0
+    assert bot.last.iterations == 0
+
+
+@pytest.mark.parametrize(("pile", "best"), [(7, 0), (8, 1), (5, 1), (4, 0)])
+def test_ismcts_finds_the_winning_nim_move(pile: int, best: int) -> None:
+    bot = ISMCTSBot(iterations=1500)
+    assert bot.choose(SeatWindow(nim(pile), 0), random.Random(pile)) == best
+
+
+def test_ismcts_with_three_players_takes_the_immediate_win() -> None:
+    bot = ISMCTSBot(iterations=300)
+    state = nim(4, players=3)
+    state.apply_action(0)  # seat 0 takes one, seat 1 takes one: two stones are left
+    state.apply_action(0)
+    assert state.current_player() == 2
+    assert bot.choose(SeatWindow(state, 2), random.Random(3)) == 1  # take both, win
+
+
+@pytest.mark.parametrize(
+    ("my_card", "best"), [(1, REDRAW), (4, KEEP)], ids=["low-card", "high-card"]
+)
+def test_ismcts_keeps_a_high_card_and_throws_a_low_one(my_card: int, best: int) -> None:
+    bot = ISMCTSBot(iterations=400)
+    state = dealt([my_card, 3, 2])
+    assert bot.choose(SeatWindow(state, 0), random.Random(9)) == best
+
+
+@pytest.mark.parametrize("bot_name", ["ismcts", "heuristic"])
+def test_decisions_depend_only_on_what_the_seat_sees(bot_name: str) -> None:
+    # Seat 0 holds a 2 in both; seat 1's and seat 2's hidden cards differ.
+    first, second = dealt([2, 4, 4]), dealt([2, 1, 3])
+    assert first.view(0) == second.view(0)
+    for seed in range(3):
+        choices = []
+        for state in (first, second):
+            bot = make_bot(bot_name)
+            choices.append(bot.choose(SeatWindow(state, 0), random.Random(seed)))
+            if isinstance(bot, ISMCTSBot):
+                choices.append(dict(bot.last.root_visits))
+        assert choices[: len(choices) // 2] == choices[len(choices) // 2 :]
+
+
+def test_heuristic_bot_prefers_the_game_policy_when_there_is_one() -> None:
+    calls: list[int] = []
+
+    class WithPolicy(HighCard):
+        def heuristic_policy(self):  # type: ignore[no-untyped-def]
+            def policy(window: SeatWindow, rng: random.Random) -> int:
+                calls.append(window.seat)
+                return KEEP
+
+            return policy
+
+    state = WithPolicy(players=2).new_initial_state()
+    for card in (1, 1):
+        state.apply_action(card)
+    assert HeuristicBot().choose(SeatWindow(state, 0), random.Random(0)) == KEEP
+    assert calls == [0]
+
+
+def test_one_ply_fallback_finds_the_immediate_win() -> None:
+    state = nim(2, players=3)
+    assert one_ply_monte_carlo(SeatWindow(state, 0), random.Random(0)) == 1
+    assert one_ply_monte_carlo(SeatWindow(dealt([1, 3]), 0), random.Random(0)) == REDRAW
