@@ -1,0 +1,99 @@
+"""PettingZoo's own API and seed tests on every game and player count.
+
+Collected for every installed game (and the toy game), not only for those that already
+have an observation tensor: a game without ``encode_view`` fails here with a message
+saying so, rather than being skipped.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import numpy as np
+import pytest
+from pettingzoo.test import api_test, seed_test
+
+import necropolis
+from necropolis.engine.protocol import Game
+from necropolis.games import game_class, register, unregister
+from necropolis.interop.pettingzoo import NecropolisEnv, env
+from tests.engine.toy import HighCard
+
+
+def player_counts() -> list[Any]:
+    params = [pytest.param(HighCard.id, n, id=f"{HighCard.id}-{n}") for n in (2, 3, 4)]
+    for game_id in necropolis.games():
+        cls = game_class(game_id)
+        for n in range(cls.min_players, cls.max_players + 1):
+            params.append(pytest.param(game_id, n, id=f"{game_id}-{n}"))
+    return params
+
+
+@pytest.fixture(autouse=True)
+def toy_game() -> Iterator[None]:
+    register(HighCard)
+    yield
+    unregister(HighCard.id)
+
+
+def make(game_id: str, players: int) -> NecropolisEnv:
+    cls = game_class(game_id)
+    assert cls.encode_view is not Game.encode_view, (
+        f"{game_id} has no observation tensor (Game.encode_view), which PettingZoo needs"
+    )
+    return env(game_id, players=players)
+
+
+# PettingZoo warns about any Dict observation, though it is how its own board games
+# (and every masked environment) present the action mask.
+@pytest.mark.filterwarnings("ignore:Observation is not a NumPy array")
+@pytest.mark.filterwarnings("ignore:Observation space for each agent probably should be")
+@pytest.mark.parametrize(("game_id", "players"), player_counts())
+def test_pettingzoo_api_test(game_id: str, players: int) -> None:
+    api_test(make(game_id, players), num_cycles=30)
+
+
+@pytest.mark.parametrize(("game_id", "players"), player_counts())
+def test_pettingzoo_seed_test(game_id: str, players: int) -> None:
+    make(game_id, players)
+    seed_test(lambda: env(game_id, players=players), num_cycles=30)
+
+
+@pytest.mark.parametrize(("game_id", "players"), player_counts())
+def test_a_whole_match_ends_with_the_games_returns(game_id: str, players: int) -> None:
+    aec = make(game_id, players)
+    aec.reset(seed=3)
+    totals = dict.fromkeys(aec.possible_agents, 0.0)
+    for agent in aec.agent_iter():
+        obs, reward, terminated, truncated, _ = aec.last()
+        totals[agent] += reward
+        assert obs["observation"].dtype == np.float32
+        if terminated or truncated:
+            aec.step(None)
+            continue
+        assert obs["action_mask"].any(), "the agent to act has a legal action"
+        aec.step(int(aec.action_space(agent).sample(obs["action_mask"])))
+    assert aec.state.is_terminal()
+    returns = aec.state.returns()
+    assert [totals[a] for a in aec.possible_agents] == returns
+
+
+def test_only_the_acting_agent_has_a_mask_and_chance_is_resolved() -> None:
+    aec = env(HighCard.id, players=3)
+    aec.reset(seed=1)
+    assert aec.agent_selection == "player_0"  # the deal (chance) was played by the env
+    for agent in aec.possible_agents[1:]:
+        assert not aec.observe(agent)["action_mask"].any()
+    first = aec.observe("player_0")["observation"]
+    aec.reset(seed=1)
+    assert np.array_equal(aec.observe("player_0")["observation"], first)
+
+
+def test_a_game_without_tensors_fails_clearly() -> None:
+    class Untensored(HighCard):
+        encode_view = Game.encode_view
+        observation_size = Game.observation_size
+
+    with pytest.raises(NotImplementedError, match="no observation tensor"):
+        NecropolisEnv(Untensored(players=2))
