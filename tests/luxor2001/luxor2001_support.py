@@ -98,3 +98,73 @@ def cell(row: int, shaft: int) -> int:
 def pillar(name: str) -> int:
     assert 0 <= A[name] < NUM_ANIMALS
     return A[name]
+
+
+def card_where(
+    top: str | None = None,
+    top_facing: int | None = None,
+    bottom: str | None = None,
+    bottom_facing: int | None = None,
+    avoid: Iterable[str] = (),
+    used: Iterable[int] = (),
+) -> int:
+    """The first card matching the constraints, with neither half an ``avoid`` animal."""
+    banned = {A[x] for x in avoid}
+    taken = set(used)
+    for i, (t, tf, b, bf) in enumerate(CARDS):
+        if i in taken or t == b:
+            continue
+        if top is not None and t != A[top]:
+            continue
+        if bottom is not None and b != A[bottom]:
+            continue
+        if (top is None and t in banned) or (bottom is None and b in banned):
+            continue
+        if top_facing is not None and tf != top_facing:
+            continue
+        if bottom_facing is not None and bf != bottom_facing:
+            continue
+        return i
+    raise AssertionError("no such card")
+
+
+def facing_of(card: int, half: str) -> int:
+    t, tf, b, bf = CARDS[card]
+    return tf if half == "top" else bf
+
+
+def started(
+    players: int, hands: list[list[int]], pharaohs: list[str] | None = None, **options: bool
+) -> LuxorState:
+    """A match whose setup dealt these pharaoh cards and hands, seat 0 to insert."""
+    state = new_state(players, **options)
+    setup(state, pharaohs or list(ANIMALS[:players]), hands)
+    return state
+
+
+def draw_filler(state: LuxorState) -> None:
+    """Resolve a draw with the lowest card left in the pile (a card no test cares about)."""
+    assert state.current_player() == CHANCE and state.phase == rules.DRAW
+    state.apply_action(state.chance_outcomes()[0][0])
+
+
+def place(state: LuxorState, card: int, shaft: int) -> None:
+    """Prepared position: ``card`` already stands in ``shaft`` (1-based), scored long ago."""
+    state.pile.remove(card)
+    level = state.heights[shaft - 1]
+    bottom = 2 * level * SHAFTS + shaft - 1
+    t, tf, b, bf = CARDS[card]
+    state.wall[bottom] = b * 2 + bf
+    state.wall[bottom + SHAFTS] = t * 2 + tf
+    state.heights[shaft - 1] = level + 1
+    state.inserted += 1
+
+
+def station(state: LuxorState, animal: str, seat: int, scarabs: int = 0) -> None:
+    """Prepared position: ``seat``'s researcher (and ``scarabs``) at ``animal``'s pillar."""
+    a = A[animal]
+    assert state.occupant[a] == -1
+    state.occupant[a] = seat
+    state.res_supply[seat] -= 1
+    state.scarabs[a] = scarabs
+    state.scarab_supply -= scarabs

@@ -10,7 +10,6 @@ from __future__ import annotations
 import random
 
 import pytest
-from luxor2001_support import new_state, play_random
 
 from necropolis.games.luxor2001 import LuxorState
 from necropolis.games.luxor2001.components import (
@@ -18,6 +17,7 @@ from necropolis.games.luxor2001.components import (
     NUM_CURSES,
     SARCOPHAGUS_VALUES,
 )
+from tests.luxor2001.luxor2001_support import new_state, play_random
 
 VALUE_TABLE = {1: (3, 4), 2: (5, 6), 3: (7, 8, 10)}  # the rulebook's values by eye count
 

@@ -1,0 +1,278 @@
+"""The rulebook's worked examples and pair-scoring rules of luxor2001, replayed.
+
+Walls are built by inserting cards through the protocol where a few insertions suffice;
+pillar occupants and scarabs that an example takes as given are set with ``station``
+(a prepared position, the passage named at each use). Facing notation in comments:
+``camel←`` faces left, ``camel→`` right.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from necropolis.engine import CHANCE, IllegalActionError
+from necropolis.games.luxor2001 import LuxorState, rules
+from necropolis.games.luxor2001.components import (
+    CH_VALUE,
+    DIFFERENT,
+    INSERT_BASE,
+    LEFT,
+    ORDER_BASE,
+    RELOCATE_BASE,
+    RIGHT,
+    SAME,
+    SARCOPHAGUS_VALUES,
+)
+from tests.luxor2001.luxor2001_support import (
+    A,
+    card_of,
+    draw_filler,
+    facing_of,
+    insert,
+    place,
+    started,
+    station,
+)
+
+# The key card of the examples: camel← over mule←.
+KEY = card_of("camel", "mule")
+CAMEL_L_HIPPO = card_of("camel", "hippopotamus")  # camel← over hippopotamus→
+CAMEL_L_CROC = card_of("camel", "crocodile")  # camel← over crocodile→
+CAMEL_R_SNAKE = card_of("camel", "snake")  # camel→ over snake←
+CROC_MULE_R = card_of("crocodile", "mule")  # crocodile→ over mule→
+FILLERS = [card_of("cat", "ibis"), card_of("ibis", "cat"), card_of("snake", "ibis")]
+NEUTRAL = card_of("hippopotamus", "snake")  # no camel, no mule
+CAMEL = A["camel"]
+MULE = A["mule"]
+
+
+def test_card_facings_used_here() -> None:
+    assert facing_of(KEY, "top") == LEFT and facing_of(KEY, "bottom") == LEFT
+    assert facing_of(CAMEL_L_HIPPO, "top") == LEFT
+    assert facing_of(CAMEL_L_CROC, "top") == LEFT
+    assert facing_of(CAMEL_R_SNAKE, "top") == RIGHT
+    assert facing_of(CROC_MULE_R, "bottom") == RIGHT
+
+
+def three_cards(left: int, right: int, occupy: dict[str, int] | None = None) -> LuxorState:
+    """Seat 0 puts ``left`` into shaft 1, seat 1 ``right`` into shaft 3, seat 0 KEY into 2."""
+    state = started(2, [[left, KEY, FILLERS[0]], [right, FILLERS[1], FILLERS[2]]])
+    for animal, seat in (occupy or {}).items():
+        station(state, animal, seat)
+    insert(state, left, 1)
+    assert not state.tokens
+    draw_filler(state)
+    insert(state, right, 3)
+    assert not state.tokens
+    draw_filler(state)
+    insert(state, KEY, 2)
+    return state
+
+
+def test_example_a_same_facing_swaps_and_scarabs_both_pillars() -> None:
+    # Example A: camels facing the same way and mules (the mule pillar taken) in one
+    # insertion: a scarab at both pillars, the mover's researcher replaces the one at the
+    # camel pillar, whose owner gets it back.
+    state = three_cards(CAMEL_L_HIPPO, CROC_MULE_R, {"camel": 1, "mule": 1})
+    assert state.phase == rules.DRAW  # no order question: the two pairs cannot interact
+    assert state.scarabs[CAMEL] == 1 and state.scarabs[MULE] == 1
+    assert state.occupant[CAMEL] == 0
+    assert state.occupant[MULE] == 1
+    assert state.res_supply == [4, 4]  # seat 1 got its camel researcher back
+    assert state.scarab_supply == 14
+
+
+def test_example_a_with_a_free_camel_pillar_places_researcher_and_scarab() -> None:
+    state = three_cards(CAMEL_L_HIPPO, CROC_MULE_R, {"mule": 1})
+    assert state.occupant[CAMEL] == 0
+    assert state.scarabs[CAMEL] == 1 and state.scarabs[MULE] == 1
+    assert state.res_supply == [4, 4]
+
+
+def test_example_b_two_camel_pairs_two_scarabs_and_a_swap() -> None:
+    # Example B: two camel pairs facing the same way: two scarabs at the camel pillar and
+    # the mover's researcher there in place of the opponent's.
+    state = three_cards(CAMEL_L_HIPPO, CAMEL_L_CROC, {"camel": 1})
+    assert state.phase == rules.DRAW
+    assert state.scarabs[CAMEL] == 2
+    assert state.occupant[CAMEL] == 0
+    assert state.res_supply == [4, 5]
+
+
+def test_different_facing_free_pillar_places_researcher_only() -> None:
+    state = three_cards(CAMEL_R_SNAKE, NEUTRAL)
+    assert state.occupant[CAMEL] == 0
+    assert state.scarabs[CAMEL] == 0
+    assert state.res_supply[0] == 4
+
+
+def test_different_facing_taken_pillar_gives_only_a_scarab() -> None:
+    state = three_cards(CAMEL_R_SNAKE, NEUTRAL, {"camel": 1})
+    assert state.occupant[CAMEL] == 1
+    assert state.scarabs[CAMEL] == 1
+    assert state.res_supply == [5, 4]
+
+
+def test_same_facing_at_own_pillar_gives_a_scarab() -> None:
+    state = three_cards(CAMEL_L_HIPPO, NEUTRAL, {"camel": 0})
+    assert state.occupant[CAMEL] == 0
+    assert state.scarabs[CAMEL] == 1
+    assert state.res_supply == [4, 5]
+
+
+def test_pairs_help_the_opponent_and_open_for_the_researchers_owner() -> None:
+    # "The player who receives the sarcophagus need not be the one who placed the
+    # scarab": seat 1's researcher stands at the camel pillar with two scarabs (prepared).
+    state = started(
+        2, [[CAMEL_R_SNAKE, KEY, FILLERS[0]], [FILLERS[1], FILLERS[2], card_of("cat", "snake")]]
+    )
+    station(state, "camel", 1, scarabs=2)
+    insert(state, CAMEL_R_SNAKE, 1)
+    draw_filler(state)
+    insert(state, FILLERS[1], 5)
+    draw_filler(state)
+    insert(state, KEY, 2)  # camel pair facing different ways: a scarab, the third
+    assert state.phase == rules.OPEN and state.current_player() == CHANCE
+    assert state.open_for == 1
+    outcomes = dict(state.chance_outcomes())
+    one_eye = [CH_VALUE + v for v, (eyes, _) in enumerate(SARCOPHAGUS_VALUES) if eyes == 1]
+    assert sorted(outcomes) == one_eye  # the top sarcophagus has one eye
+    assert abs(sum(outcomes.values()) - 1) < 1e-9
+    four = CH_VALUE + SARCOPHAGUS_VALUES.index((1, 4))
+    state.apply_action(four)
+    assert [c & 7 for c in state.held[1]] == [four - CH_VALUE]
+    assert state.held[0] == []
+    assert state.scarabs[CAMEL] == 0 and state.scarab_supply == 16  # back on the slab
+    assert state.stack[CAMEL] == 2
+    assert state.occupant[CAMEL] == 1
+    assert state.scores() == [0.0, 4.0]
+
+
+def test_two_and_two_place_one_open_then_place_the_second() -> None:
+    # "2 scarabs there and 2 to place": one scarab, the sarcophagus opens, then the other.
+    # Example B's wall, with two scarabs already at the camel pillar (prepared).
+    state = started(2, [[CAMEL_L_HIPPO, KEY, FILLERS[0]], [CAMEL_L_CROC, FILLERS[1], FILLERS[2]]])
+    station(state, "camel", 0, scarabs=2)
+    insert(state, CAMEL_L_HIPPO, 1)
+    draw_filler(state)
+    insert(state, CAMEL_L_CROC, 3)
+    draw_filler(state)
+    insert(state, KEY, 2)
+    assert state.phase == rules.OPEN and state.open_for == 0
+    assert state.scarabs[CAMEL] == 3
+    state.apply_action(CH_VALUE + SARCOPHAGUS_VALUES.index((1, 3)))
+    assert state.scarabs[CAMEL] == 1  # the second scarab of this insertion
+    assert state.scarab_supply == 15
+    assert state.stack[CAMEL] == 2 and len(state.held[0]) == 1
+    assert state.phase == rules.DRAW
+
+
+def test_no_more_than_two_scarabs_at_one_pillar_per_insertion() -> None:
+    # Three camel pairs facing the same way around the new camel: still only two scarabs.
+    hands = [
+        [KEY, card_of("mule", "cat"), card_of("mule", "ibis")],
+        [card_of("cat", "mule"), card_of("ibis", "mule"), card_of("snake", "mule")],
+    ]
+    state = started(2, hands)
+    # Prepared wall (cards standing from earlier turns, their pairs long scored):
+    place(state, card_of("snake", "cat"), 1)
+    place(state, card_of("ibis", "snake"), 2)
+    place(state, card_of("cat", "ibis"), 3)
+    place(state, CAMEL_L_HIPPO, 1)  # camel← at row 4, shaft 1
+    place(state, card_of("crocodile", "camel"), 1)  # camel← at row 5, shaft 1
+    place(state, CAMEL_L_CROC, 3)  # camel← at row 4, shaft 3
+    assert facing_of(card_of("crocodile", "camel"), "bottom") == LEFT
+    insert(state, KEY, 2)  # camel← at row 4, shaft 2
+    assert state.phase == rules.DRAW
+    assert state.occupant[CAMEL] == 0
+    assert state.scarabs[CAMEL] == 2
+
+
+def test_three_scarabs_stay_when_no_sarcophagus_is_left() -> None:
+    state = started(
+        2, [[CAMEL_R_SNAKE, KEY, FILLERS[0]], [FILLERS[1], FILLERS[2], card_of("cat", "snake")]]
+    )
+    station(state, "camel", 1, scarabs=2)
+    state.stack[CAMEL] = 0  # prepared: the camel pillar's three sarcophagi are gone
+    insert(state, CAMEL_R_SNAKE, 1)
+    draw_filler(state)
+    insert(state, FILLERS[1], 5)
+    draw_filler(state)
+    insert(state, KEY, 2)
+    assert state.phase == rules.DRAW
+    assert state.scarabs[CAMEL] == 3
+    assert state.scarab_supply == 13
+
+
+def test_at_most_three_scarabs_before_a_pillar() -> None:
+    state = started(2, [[CAMEL_L_HIPPO, KEY, FILLERS[0]], [CAMEL_L_CROC, FILLERS[1], FILLERS[2]]])
+    station(state, "camel", 0, scarabs=2)
+    state.stack[CAMEL] = 0  # prepared: nothing left to open
+    insert(state, CAMEL_L_HIPPO, 1)
+    draw_filler(state)
+    insert(state, CAMEL_L_CROC, 3)
+    draw_filler(state)
+    insert(state, KEY, 2)
+    assert state.scarabs[CAMEL] == 3
+    assert state.scarab_supply == 13
+
+
+def test_researcher_moved_from_another_pillar_when_none_is_left() -> None:
+    state = started(
+        2, [[CAMEL_R_SNAKE, KEY, FILLERS[0]], [FILLERS[1], FILLERS[2], card_of("cat", "snake")]]
+    )
+    for animal in ("mule", "snake", "hippopotamus", "ibis", "crocodile"):
+        station(state, animal, 0)
+    assert state.res_supply[0] == 0
+    insert(state, CAMEL_R_SNAKE, 1)
+    draw_filler(state)
+    insert(state, FILLERS[1], 5)
+    draw_filler(state)
+    insert(state, KEY, 2)
+    assert state.phase == rules.RELOCATE and state.current_player() == 0
+    choices = state.legal_actions()
+    names = ["mule", "snake", "hippopotamus", "ibis", "crocodile"]
+    assert choices == [RELOCATE_BASE + A[x] for x in names]
+    assert state.action_to_string(RELOCATE_BASE + A["snake"]) == (
+        "move own researcher from the snake pillar"
+    )
+    state.apply_action(RELOCATE_BASE + A["snake"])
+    assert state.occupant[A["snake"]] == -1
+    assert state.occupant[CAMEL] == 0
+    assert state.res_supply[0] == 0
+    assert state.phase == rules.DRAW
+
+
+def test_player_chooses_the_order_of_pairs_when_it_matters() -> None:
+    # A camel pair of each kind at a free pillar: scoring the same-facing pair first
+    # gives a researcher and two scarabs; the other order a researcher and one scarab.
+    state = three_cards(CAMEL_L_HIPPO, CAMEL_R_SNAKE)
+    assert state.phase == rules.ORDER and state.current_player() == 0
+    same, diff = ORDER_BASE + 2 * CAMEL + SAME, ORDER_BASE + 2 * CAMEL + DIFFERENT
+    assert state.legal_actions() == [diff, same]
+    assert state.action_to_string(same) == "score the camel pair facing the same way next"
+    other = state.clone()
+    state.apply_action(same)
+    assert state.occupant[CAMEL] == 0 and state.scarabs[CAMEL] == 2
+    other.apply_action(diff)
+    assert other.occupant[CAMEL] == 0 and other.scarabs[CAMEL] == 1
+
+
+def test_earlier_pairs_are_not_scored_again() -> None:
+    state = three_cards(CAMEL_L_HIPPO, CAMEL_L_CROC)
+    assert state.scarabs[CAMEL] == 2
+    draw_filler(state)
+    card = state.hands[1][0]
+    insert(state, card, 8)  # far from the camels
+    assert state.scarabs[CAMEL] == 2
+    assert state.occupant[CAMEL] == 0
+
+
+def test_a_player_must_insert() -> None:
+    state = three_cards(CAMEL_L_HIPPO, CROC_MULE_R)
+    draw_filler(state)
+    actions = state.legal_actions()
+    assert len(actions) == 3 * 8
+    assert all(INSERT_BASE <= a < ORDER_BASE for a in actions)
+    with pytest.raises(IllegalActionError):
+        state.apply_action(INSERT_BASE + state.hands[0][0] * 8)  # not the mover's card
