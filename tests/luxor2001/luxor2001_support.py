@@ -129,8 +129,7 @@ def card_where(
 
 
 def facing_of(card: int, half: str) -> int:
-    t, tf, b, bf = CARDS[card]
-    return tf if half == "top" else bf
+    return CARDS[card][1] if half == "top" else CARDS[card][3]
 
 
 def started(

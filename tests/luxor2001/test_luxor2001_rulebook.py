@@ -42,6 +42,7 @@ CAMEL_R_SNAKE = card_of("camel", "snake")  # camel→ over snake←
 CROC_MULE_R = card_of("crocodile", "mule")  # crocodile→ over mule→
 FILLERS = [card_of("cat", "ibis"), card_of("ibis", "cat"), card_of("snake", "ibis")]
 NEUTRAL = card_of("hippopotamus", "snake")  # no camel, no mule
+OTHER_HAND = [FILLERS[1], FILLERS[2], card_of("cat", "snake")]
 CAMEL = A["camel"]
 MULE = A["mule"]
 
