@@ -1,0 +1,81 @@
+"""The Adventurers: The Pyramid of Horus (2011), for 2 to 6 players.
+
+Adventurers enter a pyramid, search the Cobra Nest, the Scorpion Pit and the Crocodile
+Pond, open sarcophagi and pick the locks of idol alcoves along the Mummies' Corridor, and
+try to get out alive and loaded before falling stone blocks seal them in. The board and
+the card values are reconstructions (see docs/rules/horus.md); every figure lives in
+``horus.toml``. ``GAME`` is the :class:`HorusGame` class the registry loads.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from necropolis.engine import Game, Option
+from necropolis.engine.protocol import View
+from necropolis.games.horus import components as cp
+from necropolis.games.horus.codes import MAX_ROUNDS, NUM_ACTIONS
+from necropolis.games.horus.state import HorusState
+from necropolis.games.horus.text import render
+from necropolis.games.horus.view import OBSERVATION_SIZE, encode
+
+
+class HorusGame(Game):
+    """The rules of The Pyramid of Horus with one set of options."""
+
+    id = "horus"
+    title = "The Adventurers: The Pyramid of Horus"
+    min_players = 2
+    max_players = 6
+    default_players = 4
+    extra_options = (
+        Option(
+            "alternate_mummy_starts",
+            bool,
+            False,
+            "optional rule: the mummies start on the alternate squares (reconstructed)",
+        ),
+        Option(
+            "total_secrecy",
+            bool,
+            False,
+            "optional rule: searched cards and every wound stay face down and unshown",
+        ),
+    )
+
+    def __init__(self, **options: Any) -> None:
+        super().__init__(**options)
+
+    def new_initial_state(self) -> HorusState:
+        state = HorusState(self)
+        return state
+
+    def num_distinct_actions(self) -> int:
+        return NUM_ACTIONS
+
+    def max_chance_outcomes(self) -> int:
+        return max(cp.NUM_CARD_TYPES, cp.NUM_BLOCKS, 6)
+
+    def max_game_length(self) -> int:
+        # Each round lets a block fall and the empty box seals the pyramid, so at most
+        # MAX_ROUNDS rounds. Per seat and round: at most 5 actions, each at most one
+        # decision, five lock dice, a room discard and a reaction, plus the free uses
+        # (bounded by the cards and abilities held) and the phase-1 discards; a generous
+        # 300 per seat covers it. Per round also 10 dice and two falling blocks with
+        # their jumps; at the end at most 4 chests per seat (there are 4).
+        n = self.num_players
+        return n + MAX_ROUNDS * (n * 300 + 20 + 2 * n) + 4
+
+    def observation_size(self) -> int:
+        return OBSERVATION_SIZE
+
+    def encode_view(self, view: View) -> list[float]:
+        return encode(view)
+
+    def render_view(self, view: View) -> str:
+        return render(view)
+
+
+GAME = HorusGame
+
+__all__ = ["GAME", "HorusGame", "HorusState"]

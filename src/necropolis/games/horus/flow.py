@@ -1,0 +1,454 @@
+"""The round of The Pyramid of Horus: its phases, its chance events and queued effects.
+
+``advance`` runs the state forward after every action until it needs a decision or a
+chance outcome: first the queue of pending effects (a wound to hand out, a jump away from a
+falling block, a check for adventurers sealed in, a card to draw, a chest to roll), then
+the phase in hand: setup, adjusting the wound and load level seat by seat from the Dice
+Keeper, the five dice for actions, each seat's turn of actions, the five dice that move
+the mummies, the falling stone block, and passing the Ankh and the dice. Effects are queued
+rather than applied at once because several of them stop for a decision (which card to
+discard to make room, where to jump), and the rules then resume where they were.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from necropolis.games.horus import components as cp
+from necropolis.games.horus.codes import (
+    C_ACTION_DIE,
+    C_BLOCK,
+    C_CHECK,
+    C_CHEST,
+    C_DRAW,
+    C_LOCK_DIE,
+    C_MUMMY_DIE,
+    C_SARC,
+    CRUSHED,
+    D_CHECK,
+    D_JUMP,
+    D_LOCK,
+    D_REACT,
+    D_ROOM,
+    D_SETUP,
+    D_TURN,
+    D_WLL,
+    E_BLOCK,
+    E_CHECK,
+    E_CHECK_DECIDE,
+    E_CHEST,
+    E_DRAW,
+    E_GIVE,
+    E_HORUS_BLOCK,
+    E_JUMP,
+    E_REACT,
+    E_ROOM,
+    E_SARC,
+    E_SEAL,
+    E_TAKE,
+    E_TOUCH,
+    INSIDE,
+    MUMMIFIED,
+    N_TERMINAL,
+    P_ACTIONS,
+    P_BLOCK,
+    P_MUMMIES,
+    P_OVER,
+    P_ROLL,
+    P_SETUP,
+    P_WLL,
+    PEEK_FLAG,
+    SEALED,
+)
+
+if TYPE_CHECKING:
+    from necropolis.games.horus.state import HorusState
+
+_DIE = [(f, 1.0 / 6.0) for f in range(6)]
+
+
+# --- chance ----------------------------------------------------------------------------
+
+
+def chance_outcomes(s: HorusState) -> list[tuple[int, float]]:
+    node = s.node
+    if node in (C_ACTION_DIE, C_MUMMY_DIE, C_LOCK_DIE, C_CHEST):
+        return list(_DIE)
+    if node in (C_DRAW, C_SARC):
+        origin = s.node_arg if node == C_DRAW else cp.SARC_POOL[s.node_arg % PEEK_FLAG]
+        supply = s.supply
+        types = [t for t in cp.TYPES_OF_ORIGIN[origin] if supply[t]]
+        total = sum(supply[t] for t in types)
+        return [(t, supply[t] / total) for t in types]
+    if node in (C_BLOCK, C_CHECK):
+        p = 1.0 / len(s.box)
+        return [(b, p) for b in s.box]
+    return []
+
+
+def apply_chance(s: HorusState, a: int) -> None:
+    node = s.node
+    if node == C_ACTION_DIE:
+        s.dice[s.turn_i] = a + 1
+        s.turn_i += 1
+    elif node == C_MUMMY_DIE:
+        s.mummy_dice[s.turn_i] = a + 1
+        s.turn_i += 1
+    elif node == C_LOCK_DIE:
+        i = s.node_arg
+        s.lock_dice[i] = a + 1
+        s.lock_to_roll &= ~(1 << i)
+        if s.lock_to_roll == 0 and lock_missing(s) == 0:
+            lock_success(s)
+    elif node == C_DRAW:
+        seat = s.node_seat
+        s.supply[a] -= 1
+        ability = (
+            cp.ABILITIES.index("Reflexes")
+            if a in (cp.SNAKE, cp.SCORPION)
+            else (cp.ABILITIES.index("Swimming") if a == cp.CROCODILE else -1)
+        )
+        if ability >= 0 and s.adventurer[seat] == ability and not s.ability_used[seat]:
+            s.queue.insert(0, (E_REACT, seat, a))
+        else:
+            s.queue.insert(0, (E_GIVE, seat, a))
+    elif node == C_SARC:
+        k = s.node_arg % PEEK_FLAG
+        s.supply[a] -= 1
+        s.sarc_card[k] = a
+        if s.node_arg >= PEEK_FLAG:
+            s.peeked_by[k] = s.node_seat
+        else:
+            s.sarc_state[k] = 1
+    elif node == C_BLOCK:
+        fall(s, a)
+    elif node == C_CHECK:
+        s.check_block = a
+        s.queue.insert(0, (E_CHECK_DECIDE, s.node_seat, 0))
+    elif node == C_CHEST:
+        s.chest_rolls[s.node_seat].append(a + 1)
+
+
+# --- the lock ----------------------------------------------------------------------------
+
+
+def lock_missing(s: HorusState) -> int:
+    """How many of the lock's faces the dice do not show."""
+    dice = s.lock_dice
+    return sum(1 for f in cp.IDOL_LOCK[s.lock_god] if f not in dice)
+
+
+def lock_success(s: HorusState) -> None:
+    """The alcove opens: the idol goes to the picker (no action), Horus drops a block."""
+    g = s.lock_god
+    seat = s.order[s.turn_i]
+    s.lock_god = -1
+    s.lock_to_roll = 0
+    s.alcove_idol[g] = False
+    s.queue.append((E_GIVE, seat, cp.IDOL_CARD[g]))
+    if g == cp.HORUS:
+        s.queue.append((E_HORUS_BLOCK, seat, 0))
+
+
+# --- blocks and sealing -------------------------------------------------------------------
+
+
+def fall(s: HorusState, b: int) -> None:
+    """Block ``b`` (number - 1) lands: whoever stands there must jump, then seal check."""
+    s.fallen[b] = True
+    if b in s.box:
+        s.box.remove(b)
+    square = cp.BLOCK_SQUARE[b]
+    events = [
+        (E_JUMP, seat, square)
+        for seat in s.order
+        if s.status[seat] == INSIDE and s.square[seat] == square
+    ]
+    events.append((E_SEAL, 0, 0))
+    s.queue[0:0] = events
+
+
+def exit_reach(s: HorusState) -> list[bool]:
+    """Squares from which an exit can still be reached around the fallen blocks."""
+    reach = [False] * cp.NUM_SQUARES
+    stack = list(cp.ENTRANCES)
+    for sq in stack:
+        reach[sq] = True
+    while stack:
+        sq = stack.pop()
+        for nb in cp.NEIGHBOURS[sq]:
+            if nb >= 0 and not reach[nb] and not s.blocked(nb):
+                reach[nb] = True
+                stack.append(nb)
+    return reach
+
+
+def seal_check(s: HorusState) -> None:
+    if all(s.fallen):  # the box is empty: the pyramid is closed for good
+        for seat in range(s.n):
+            if s.status[seat] == INSIDE:
+                s.status[seat] = SEALED
+        return
+    reach = exit_reach(s)
+    for seat in range(s.n):
+        if s.status[seat] == INSIDE and not reach[s.square[seat]]:
+            s.status[seat] = SEALED
+
+
+# --- wounds ------------------------------------------------------------------------------
+
+
+def add_card(s: HorusState, seat: int, t: int) -> None:
+    hand = s.hand[seat]
+    hand.append(t)
+    hand.sort()
+
+
+def return_card(s: HorusState, t: int) -> None:
+    """A card that could not be taken goes back where it came from."""
+    if cp.CARD_KIND[t] == cp.IDOL:
+        s.alcove_idol[cp.CARD_GOD[t]] = True
+    else:
+        s.supply[t] += 1
+
+
+def mummify(s: HorusState, seat: int, m: int) -> None:
+    """The adventurer rises as a mummy of the same section, facing the other way."""
+    s.status[seat] = MUMMIFIED
+    s.mummy_section.append(s.mummy_section[m])
+    s.mummy_pos.append(s.mummy_pos[m])
+    s.mummy_facing.append(-s.mummy_facing[m])
+    s.mummy_down.append(False)
+    s.mummy_seat.append(seat)
+
+
+def touches(s: HorusState, square: int, m: int) -> list[tuple[int, int, int]]:
+    return [
+        (E_TOUCH, seat, m)
+        for seat in s.order
+        if s.status[seat] == INSIDE and s.square[seat] == square
+    ]
+
+
+def move_mummies(s: HorusState) -> None:
+    """Every standing mummy walks one square per die of 4 or more, turning at walls."""
+    steps = sum(1 for d in s.mummy_dice if d >= cp.MUMMY_STEP_MINIMUM)
+    events: list[tuple[int, int, int]] = []
+    for m in range(len(s.mummy_pos)):
+        path = cp.SECTIONS[s.mummy_section[m]]
+        if s.mummy_down[m]:  # a shot mummy gets up instead of moving, and touches
+            s.mummy_down[m] = False
+            events += touches(s, path[s.mummy_pos[m]], m)
+            continue
+        if steps == 0:  # still together from one round to the next
+            events += touches(s, path[s.mummy_pos[m]], m)
+            continue
+        pos, facing = s.mummy_pos[m], s.mummy_facing[m]
+        for _ in range(steps):
+            nxt = pos + facing
+            if nxt < 0 or nxt >= len(path):  # the wall: turning costs no step
+                facing = -facing
+                nxt = pos + facing
+            pos = nxt
+            events += touches(s, path[pos], m)
+        s.mummy_pos[m], s.mummy_facing[m] = pos, facing
+    s.queue.extend(events)
+
+
+# --- events ------------------------------------------------------------------------------
+
+
+def handle_event(s: HorusState, ev: tuple[int, int, int]) -> bool:
+    """Carry out one queued effect; True when it stops for a decision or chance event."""
+    code, seat, arg = ev
+    if code == E_GIVE:
+        if s.status[seat] != INSIDE:
+            return_card(s, arg)
+            return False
+        if len(s.hand[seat]) < cp.CARD_LIMIT:
+            add_card(s, seat, arg)
+            return False
+        if s.can_make_room(seat):
+            s.room_then = ev
+            return _wait(s, D_ROOM, seat, arg)
+        return_card(s, arg)  # twelve wounds and nothing to discard: no card to take
+        return False
+    if code == E_TOUCH:
+        if s.status[seat] != INSIDE or s.mummy_down[arg]:
+            return False
+        if s.wounds(seat) >= cp.CARD_LIMIT:
+            mummify(s, seat, arg)
+        elif s.supply[cp.MUMMY_WOUND] > 0:
+            s.supply[cp.MUMMY_WOUND] -= 1
+            s.queue.insert(0, (E_GIVE, seat, cp.MUMMY_WOUND))
+        return False
+    if code == E_JUMP:
+        if s.status[seat] != INSIDE or s.square[seat] != arg:
+            return False
+        nbs = cp.NEIGHBOURS[arg]
+        if not any(nb >= 0 and not s.blocked(nb) for nb in nbs):
+            s.status[seat] = CRUSHED
+            return False
+        return _wait(s, D_JUMP, seat, arg)
+    if code == E_SEAL:
+        seal_check(s)
+        return False
+    if code == E_DRAW:
+        return _wait(s, C_DRAW, seat, arg)
+    if code == E_TAKE:
+        t = s.sarc_card[arg]
+        s.sarc_state[arg] = 2
+        s.sarc_card[arg] = -1
+        s.queue.insert(0, (E_GIVE, seat, t))
+        return False
+    if code == E_CHEST:
+        return _wait(s, C_CHEST, seat, 0)
+    if code in (E_HORUS_BLOCK, E_BLOCK):
+        return bool(s.box) and _wait(s, C_BLOCK, seat, 0)
+    if code == E_ROOM:
+        return _wait(s, D_ROOM, seat, -1)
+    if code == E_REACT:
+        return _wait(s, D_REACT, seat, arg)
+    if code == E_CHECK:
+        return bool(s.box) and _wait(s, C_CHECK, seat, 0)
+    if code == E_CHECK_DECIDE:
+        return _wait(s, D_CHECK, seat, 0)
+    if code == E_SARC:
+        return _wait(s, C_SARC, seat, arg)
+    raise AssertionError(f"unknown event {ev}")
+
+
+def _wait(s: HorusState, node: int, seat: int, arg: int) -> bool:
+    s.node = node
+    s.node_seat = seat
+    s.node_arg = arg
+    return True
+
+
+# --- the round ---------------------------------------------------------------------------
+
+
+def start_round(s: HorusState) -> None:
+    n = s.n
+    s.round += 1
+    s.phase = P_WLL
+    s.order = [(s.dice_keeper + i) % n for i in range(n)]
+    s.turn_i = 0
+    s.udjat_round = False
+    s.stamina = [False] * n
+    s.actions = [0] * n
+    s.wll = [0] * n
+    s.dice = [0] * cp.NUM_DICE
+
+
+def set_wll(s: HorusState, seat: int) -> None:
+    level = cp.WLL_TABLE[len(s.hand[seat])]
+    s.wll[seat] = level - 1 if s.stamina[seat] else level
+
+
+def cursed_dice(s: HorusState, seat: int) -> int:
+    """Bitmask of the dice this seat ignores: one per idol held (the curse)."""
+    mask = 0
+    for t in s.hand[seat]:
+        if cp.CARD_KIND[t] == cp.IDOL:
+            mask |= 1 << cp.IDOL_CURSE_DIE[cp.CARD_GOD[t]]
+    return mask
+
+
+def count_actions(s: HorusState, seat: int) -> int:
+    cursed = cursed_dice(s, seat)
+    level = s.wll[seat]
+    return sum(1 for i, d in enumerate(s.dice) if not cursed >> i & 1 and d >= level)
+
+
+def wll_decision_needed(s: HorusState, seat: int) -> bool:
+    if s.bag[seat] or any(cp.DISCARDABLE[t] for t in s.hand[seat]):
+        return True
+    return s.adventurer[seat] == cp.STAMINA and not s.ability_used[seat]
+
+
+def advance(s: HorusState) -> None:
+    """Run automatic steps until a decision or a chance outcome is awaited."""
+    from necropolis.games.horus.actions import lock_options, turn_has_options
+
+    queue = s.queue
+    while True:
+        if queue:
+            if handle_event(s, queue.pop(0)):
+                return
+            continue
+        phase = s.phase
+        if phase == P_OVER:
+            s.node = N_TERMINAL
+            return
+        if phase != P_SETUP and INSIDE not in s.status:
+            s.phase = P_OVER
+            s.node = N_TERMINAL
+            return
+        if phase == P_SETUP:
+            if s.turn_i < s.n:
+                _wait(s, D_SETUP, s.turn_i, 0)
+                return
+            start_round(s)
+        elif phase == P_WLL:
+            while s.turn_i < s.n:
+                seat = s.order[s.turn_i]
+                if s.status[seat] == INSIDE:
+                    if wll_decision_needed(s, seat):
+                        _wait(s, D_WLL, seat, 0)
+                        return
+                    set_wll(s, seat)
+                s.turn_i += 1
+            s.phase = P_ROLL
+            s.turn_i = 0
+        elif phase == P_ROLL:
+            if s.turn_i < cp.NUM_DICE:
+                _wait(s, C_ACTION_DIE, -1, s.turn_i)
+                return
+            for seat in range(s.n):
+                if s.status[seat] == INSIDE:
+                    s.actions[seat] = count_actions(s, seat)
+            s.phase = P_ACTIONS
+            s.turn_i = 0
+        elif phase == P_ACTIONS:
+            while s.turn_i < s.n:
+                seat = s.order[s.turn_i]
+                if s.status[seat] == INSIDE:
+                    if s.lock_god >= 0:
+                        if s.lock_to_roll:
+                            i = (s.lock_to_roll & -s.lock_to_roll).bit_length() - 1
+                            _wait(s, C_LOCK_DIE, seat, i)
+                            return
+                        if lock_options(s, seat):
+                            _wait(s, D_LOCK, seat, 0)
+                            return
+                        s.lock_god = -1  # no action left to reroll: the attempt ends
+                    if turn_has_options(s, seat):
+                        _wait(s, D_TURN, seat, 0)
+                        return
+                s.lock_god = -1
+                s.turn_i += 1
+            s.phase = P_MUMMIES
+            s.turn_i = 0
+            s.mummy_dice = [0] * cp.NUM_DICE
+        elif phase == P_MUMMIES:
+            if s.turn_i < cp.NUM_DICE:
+                _wait(s, C_MUMMY_DIE, -1, s.turn_i)
+                return
+            move_mummies(s)
+            s.phase = P_BLOCK
+            s.turn_i = 0
+        elif phase == P_BLOCK:
+            if s.turn_i == 0:
+                s.turn_i = 1
+                if s.chosen_block >= 0:  # set aside by an Udjat or Clairvoyance
+                    b = s.chosen_block
+                    s.chosen_block = -1
+                    s.chosen_known = -1
+                    fall(s, b)
+                elif s.box:
+                    _wait(s, C_BLOCK, -1, 0)
+                    return
+            else:  # pass the Ankh and the dice to the left
+                s.dice_keeper = (s.dice_keeper + 1) % s.n
+                start_round(s)

@@ -1,0 +1,343 @@
+"""What each seat may see of a game of The Pyramid of Horus, as a view and as a tensor.
+
+``make_view`` is the only way hidden things leave a state. Hidden are: the undrawn decks,
+piles and sarcophagus cards; cards lying face down in front of another player (under the
+normal rules treasures, chests and necklaces; under total secrecy every card but the
+idols), and whatever lies in another player's Bag; face-down cards in the discard pile;
+a sarcophagus read with Linguistics (seen by its reader alone); a stone block checked with
+Udjat or Clairvoyance (seen by its checker alone). The back of every hidden card (which
+pile it came from) stays visible, as it does at the table. ``encode_view`` turns a view
+into a fixed-length vector in [0, 1] (layout in docs/rules/horus.md); ``resample`` redraws
+every hidden card and block consistently with one seat's view.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import TYPE_CHECKING, Any
+
+from necropolis.games.horus import components as cp
+from necropolis.games.horus.codes import (
+    D_CHECK,
+    NODE_NAMES,
+    PHASE_NAMES,
+    STATUS_NAMES,
+)
+from necropolis.games.horus.text import card_hidden_to
+
+if TYPE_CHECKING:
+    from necropolis.games.horus.state import HorusState
+
+_SARC_STATES = ("closed", "open", "empty")
+
+
+def _count_by_origin(cards: list[int]) -> dict[str, int]:
+    out: dict[str, int] = {}
+    for t in cards:
+        o = cp.ORIGINS[cp.CARD_ORIGIN[t]]
+        out[o] = out.get(o, 0) + 1
+    return dict(sorted(out.items()))
+
+
+def make_view(s: HorusState, seat: int | None) -> dict[str, Any]:
+    player = s.current_player()
+    acting = list(s.acting_seats())
+    players = []
+    for p in range(s.n):
+        seen = [t for t in s.hand[p] if not card_hidden_to(s, t, seat, p)]
+        unseen = [t for t in s.hand[p] if card_hidden_to(s, t, seat, p)]
+        bag_seen = s.bag[p] if seat == p or s.is_terminal() else []
+        adv = s.adventurer[p]
+        players.append(
+            {
+                "seat": p,
+                "adventurer": cp.ADVENTURERS[adv] if adv >= 0 else None,
+                "adventurer_id": adv,
+                "ability": cp.ABILITIES[adv] if adv >= 0 else None,
+                "ability_used": s.ability_used[p],
+                "square": s.square[p] if s.square[p] >= 0 else None,
+                "status": STATUS_NAMES[s.status[p]],
+                "status_id": s.status[p],
+                "wll": s.wll[p],
+                "stamina": s.stamina[p],
+                "actions": s.actions[p],
+                "card_count": len(s.hand[p]),
+                "cards": [cp.CARD_NAME[t] for t in seen],
+                "card_types": list(seen),
+                "face_down": _count_by_origin(unseen),
+                "bag": [cp.CARD_NAME[t] for t in bag_seen],
+                "bag_types": list(bag_seen),
+                "bag_face_down": len(s.bag[p]) - len(bag_seen),
+                "chest_rolls": list(s.chest_rolls[p]),
+            }
+        )
+    sarcophagi = []
+    for k, (god, sq) in enumerate(cp.SARCOPHAGI):
+        known = s.sarc_state[k] == 1 or (
+            s.sarc_state[k] == 0 and s.sarc_card[k] >= 0 and s.peeked_by[k] == seat
+        )
+        sarcophagi.append(
+            {
+                "god": cp.GODS[god],
+                "square": sq,
+                "state": _SARC_STATES[s.sarc_state[k]],
+                "card": cp.CARD_NAME[s.sarc_card[k]] if known else None,
+                "card_type": s.sarc_card[k] if known else -1,
+                "read_by": s.peeked_by[k] if s.peeked_by[k] >= 0 else None,
+            }
+        )
+    mummies = [
+        {
+            "name": cp.MUMMY_NAMES[m]
+            if m < len(cp.MUMMY_NAMES)
+            else f"mummy of seat {s.mummy_seat[m]}",
+            "section": cp.SECTION_NAMES[s.mummy_section[m]],
+            "square": s.mummy_square(m),
+            "facing": s.mummy_facing[m],
+            "down": s.mummy_down[m],
+            "seat": s.mummy_seat[m] if s.mummy_seat[m] >= 0 else None,
+        }
+        for m in range(len(s.mummy_pos))
+    ]
+    chosen_known = s.chosen_block >= 0 and s.chosen_known == seat and seat is not None
+    checking = s.node == D_CHECK and s.node_seat == seat and seat is not None
+    discard_seen = [t for t in s.discard if not cp.FACE_DOWN[t]]
+    discard_unseen = [t for t in s.discard if cp.FACE_DOWN[t]]
+    view: dict[str, Any] = {
+        "game": "horus",
+        "seat": seat,
+        "options": {
+            "total_secrecy": s.secrecy,
+            "alternate_mummy_starts": bool(s.game.options["alternate_mummy_starts"]),
+        },
+        "round": s.round,
+        "phase": PHASE_NAMES[s.phase],
+        "phase_id": s.phase,
+        "awaiting": NODE_NAMES[s.node],
+        "awaiting_id": s.node,
+        "awaiting_seat": s.node_seat if s.node < 8 else None,
+        "pending_card": cp.CARD_NAME[s.node_arg] if s.node in (4, 6) and s.node_arg >= 0 else None,
+        "current_player": player,
+        "acting_seats": acting,
+        "legal_actions": s.legal_actions(seat) if seat is not None and seat in acting else [],
+        "dice_keeper": s.dice_keeper,
+        "turn_order": list(s.order),
+        "dice": list(s.dice),
+        "mummy_dice": list(s.mummy_dice),
+        "lock": (
+            {"idol": cp.GODS[s.lock_god], "dice": list(s.lock_dice), "to_roll": s.lock_to_roll}
+            if s.lock_god >= 0
+            else None
+        ),
+        "fallen_blocks": [b + 1 for b in range(cp.NUM_BLOCKS) if s.fallen[b]],
+        "blocks_in_box": len(s.box),
+        "block_set_aside": s.chosen_block >= 0,
+        "block_set_aside_number": s.chosen_block + 1 if chosen_known else None,
+        "checking_block": s.check_block + 1 if checking else None,
+        "udjat_used_this_round": s.udjat_round,
+        "mummies": mummies,
+        "sarcophagi": sarcophagi,
+        "idols_in_alcoves": [cp.GODS[g] for g in range(len(cp.GODS)) if s.alcove_idol[g]],
+        "decks": {
+            cp.ORIGINS[o]: sum(s.supply[t] for t in cp.TYPES_OF_ORIGIN[o])
+            for o in (cp.RUBBLE, cp.SAND_DECK, cp.WATER_DECK, cp.MUMMY_PILE, cp.BLOCK_PILE)
+        },
+        "discard": [cp.CARD_NAME[t] for t in discard_seen],
+        "discard_types": discard_seen,
+        "discard_face_down": _count_by_origin(discard_unseen),
+        "players": players,
+    }
+    if s.is_terminal():
+        view["scores"] = s.scores()
+        view["returns"] = s.returns()
+    return view
+
+
+# --- the tensor ---------------------------------------------------------------------------
+
+NT = cp.NUM_CARD_TYPES
+NO = len(cp.ORIGINS)
+_SEAT_FEATURES = 6 + cp.NUM_ADVENTURERS + 8 + NT + NO
+_SIZES = {
+    "squares": 5 * cp.NUM_SQUARES,
+    "seats": 6 * _SEAT_FEATURES,
+    "sarcophagi": 4 * cp.NUM_SARCOPHAGI,
+    "alcoves": len(cp.GODS),
+    "piles": 6,
+    "discard": NT + NO,
+    "dice": 3 * cp.NUM_DICE * 7 + len(cp.GODS) + 1,
+    "state": 7 + len(NODE_NAMES) + 2 + 2 * cp.NUM_BLOCKS + 1 + 2,
+}
+OBSERVATION_SIZE = sum(_SIZES.values())
+
+
+def encode(view: dict[str, Any]) -> list[float]:
+    """The observation tensor of a view (every entry in [0, 1]); layout in the rules doc."""
+    out: list[float] = []
+    me = view["seat"]
+    n = len(view["players"])
+    rel = [(me + i) % n for i in range(n)] if me is not None else list(range(n))
+    # squares
+    blocked = set(cp.BLOCK_SQUARE[b - 1] for b in view["fallen_blocks"])
+    standing = [0] * cp.NUM_SQUARES
+    down = [0] * cp.NUM_SQUARES
+    for m in view["mummies"]:
+        if m["down"]:
+            down[m["square"]] = 1
+        else:
+            standing[m["square"]] += 1
+    mine = [0] * cp.NUM_SQUARES
+    others = [0] * cp.NUM_SQUARES
+    for p in view["players"]:
+        if p["status_id"] == 1 and p["square"] is not None:
+            if p["seat"] == me:
+                mine[p["square"]] = 1
+            else:
+                others[p["square"]] += 1
+    for sq in range(cp.NUM_SQUARES):
+        out += [
+            float(sq in blocked),
+            min(standing[sq], 3) / 3,
+            float(down[sq]),
+            float(mine[sq]),
+            min(others[sq], 6) / 6,
+        ]
+    # seats, the viewer first
+    for slot in range(6):
+        if slot >= n:
+            out += [0.0] * _SEAT_FEATURES
+            continue
+        p = view["players"][rel[slot]]
+        status = [0.0] * 6
+        status[p["status_id"]] = 1.0
+        adv = [0.0] * cp.NUM_ADVENTURERS
+        if p["adventurer_id"] >= 0:
+            adv[p["adventurer_id"]] = 1.0
+        counts = [0.0] * NT
+        for t in p["card_types"] + p["bag_types"]:
+            counts[t] += 1.0 / cp.CARD_COUNT[t]
+        hidden = [0.0] * NO
+        for o, k in p["face_down"].items():
+            hidden[cp.ORIGINS.index(o)] = min(k, 12) / 12
+        out += status + adv
+        out += [
+            float(p["ability_used"]),
+            min(p["wll"], 6) / 6,
+            min(p["actions"], 5) / 5,
+            float(p["stamina"]),
+            float(view["dice_keeper"] == p["seat"]),
+            float(view["current_player"] == p["seat"]),
+            p["card_count"] / 12,
+            min(p["bag_face_down"], 4) / 4,
+        ]
+        out += counts + hidden
+    # sarcophagi
+    for x in view["sarcophagi"]:
+        value = cp.CARD_VALUE[x["card_type"]] / 10 if x["card_type"] >= 0 else 0.0
+        out += [
+            float(x["state"] == "closed"),
+            float(x["state"] == "open"),
+            float(x["state"] == "empty"),
+            value,
+        ]
+    out += [float(g in view["idols_in_alcoves"]) for g in cp.GODS]
+    decks = view["decks"]
+    out += [
+        decks["rubble"] / 18,
+        decks["sand"] / 18,
+        decks["water"] / 18,
+        decks["mummy"] / 18,
+        decks["block"] / 8,
+        view["blocks_in_box"] / cp.NUM_BLOCKS,
+    ]
+    discard = [0.0] * NT
+    for t in view["discard_types"]:
+        discard[t] += 1.0 / cp.CARD_COUNT[t]
+    hidden = [0.0] * NO
+    for o, k in view["discard_face_down"].items():
+        hidden[cp.ORIGINS.index(o)] = min(k, 18) / 18
+    out += discard + hidden
+    lock = view["lock"]
+    for dice in (view["dice"], view["mummy_dice"], lock["dice"] if lock else [0] * cp.NUM_DICE):
+        for d in dice:
+            one = [0.0] * 7
+            one[d] = 1.0
+            out += one
+    lock_god = [0.0] * (len(cp.GODS) + 1)
+    lock_god[cp.GODS.index(lock["idol"]) if lock else len(cp.GODS)] = 1.0
+    out += lock_god
+    phase = [0.0] * 7
+    phase[view["phase_id"]] = 1.0
+    node = [0.0] * len(NODE_NAMES)
+    node[view["awaiting_id"]] = 1.0
+    out += phase + node
+    out += [float(view["udjat_used_this_round"]), float(view["block_set_aside"])]
+    known = [0.0] * (2 * cp.NUM_BLOCKS)
+    if view["block_set_aside_number"] is not None:
+        known[view["block_set_aside_number"] - 1] = 1.0
+    if view["checking_block"] is not None:
+        known[cp.NUM_BLOCKS + view["checking_block"] - 1] = 1.0
+    out += known
+    out.append(min(view["round"], cp.NUM_BLOCKS) / cp.NUM_BLOCKS)
+    out += [
+        float(view["options"]["total_secrecy"]),
+        float(view["options"]["alternate_mummy_starts"]),
+    ]
+    return out
+
+
+# --- resampling ----------------------------------------------------------------------------
+
+
+def resample(s: HorusState, seat: int, rng: random.Random) -> HorusState:
+    """Redraw everything ``seat`` cannot see, keeping every back and every count."""
+    new = s.clone()
+    # hidden slots: (list holding the card, needs a face-down kind)
+    slots: list[tuple[list[int], int, bool]] = []
+    for p in range(new.n):
+        if p == seat:
+            continue
+        hand = new.hand[p]
+        for i, t in enumerate(hand):
+            if card_hidden_to(new, t, seat, p):
+                slots.append((hand, i, not new.secrecy))
+        for i in range(len(new.bag[p])):
+            slots.append((new.bag[p], i, True))
+    for i, t in enumerate(new.discard):
+        if cp.FACE_DOWN[t]:
+            slots.append((new.discard, i, True))
+    for k in range(cp.NUM_SARCOPHAGI):
+        if new.sarc_state[k] == 0 and new.sarc_card[k] >= 0 and new.peeked_by[k] != seat:
+            slots.append((new.sarc_card, k, False))
+    by_origin: dict[int, list[tuple[list[int], int, bool]]] = {}
+    for slot in slots:
+        t = slot[0][slot[1]]
+        by_origin.setdefault(cp.CARD_ORIGIN[t], []).append(slot)
+    for origin, group in by_origin.items():
+        pool: list[int] = []
+        for t in cp.TYPES_OF_ORIGIN[origin]:
+            pool += [t] * new.supply[t]
+            new.supply[t] = 0
+        pool += [holder[i] for holder, i, _ in group]
+        rng.shuffle(pool)
+        # constrained slots first, so that a face-down slot always finds a face-down card
+        for holder, i, needs_face_down in sorted(group, key=lambda g: not g[2]):
+            j = next(j for j, t in enumerate(pool) if cp.FACE_DOWN[t] or not needs_face_down)
+            holder[i] = pool.pop(j)
+        for t in pool:
+            new.supply[t] += 1
+    for hand in new.hand + new.bag + [new.discard]:
+        hand.sort()
+    if new.chosen_block >= 0 and new.chosen_known != seat:
+        new.box.append(new.chosen_block)
+        new.chosen_block = new.box.pop(rng.randrange(len(new.box)))
+        new.box.sort()
+    if new.check_block >= 0 and new.node_seat != seat:
+        new.check_block = new.box[rng.randrange(len(new.box))]
+    return new
+
+
+def mummy_name(s: HorusState, m: int) -> str:
+    if m < len(cp.MUMMY_NAMES):
+        return cp.MUMMY_NAMES[m]
+    return f"the mummy of seat {s.mummy_seat[m]}"

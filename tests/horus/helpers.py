@@ -1,0 +1,87 @@
+"""Helpers for the Pyramid of Horus tests: playing out, choosing outcomes, counting cards.
+
+Tests build positions through the public protocol (``apply_action``), picking chance
+outcomes and decisions by their text or id; where a rulebook example needs a prepared
+position, a test sets fields directly and names the passage it prepares.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import necropolis
+from necropolis.engine import CHANCE
+from necropolis.engine.driver import sample_chance
+from necropolis.games.horus import components as cp
+from necropolis.games.horus.state import HorusState
+
+
+def new_state(players: int = 3, **options: object) -> HorusState:
+    state = necropolis.load_game("horus", players=players, **options).new_initial_state()
+    assert isinstance(state, HorusState)
+    return state
+
+
+def setup(state: HorusState, adventurers: list[int], entrance: int = 0) -> None:
+    """Each seat in turn takes the given adventurer on the given entrance space."""
+    for adv in adventurers:
+        state.apply_action(adv * 2 + entrance)
+
+
+def card_totals(state: HorusState) -> Counter[int]:
+    """Every card wherever it lies: supply, hands, bags, discard pile, sarcophagi, alcoves."""
+    total: Counter[int] = Counter()
+    for t in range(cp.NUM_CARD_TYPES):
+        total[t] += state.supply[t]
+    for seat in range(state.n):
+        total.update(state.hand[seat])
+        total.update(state.bag[seat])
+    total.update(state.discard)
+    for k in range(cp.NUM_SARCOPHAGI):
+        if state.sarc_card[k] >= 0:
+            total[state.sarc_card[k]] += 1
+    for g, there in enumerate(state.alcove_idol):
+        if there:
+            total[cp.IDOL_CARD[g]] += 1
+    if state.node == 6:  # a drawn wound awaiting Reflexes or Swimming is in the air
+        total[state.node_arg] += 1
+    for code, _, arg in state.queue:
+        if code == 0:  # a card on its way to a player
+            total[arg] += 1
+    return total
+
+
+EXPECTED = Counter({t: cp.CARD_COUNT[t] for t in range(cp.NUM_CARD_TYPES)})
+
+
+def play_random(state: HorusState, rng: random.Random, check_every: int = 0) -> int:
+    steps = 0
+    while not state.is_terminal():
+        if state.current_player() == CHANCE:
+            action = sample_chance(state, rng)
+        else:
+            actions = state.legal_actions()
+            action = actions[rng.randrange(len(actions))]
+        state.apply_action(action)
+        steps += 1
+        if check_every and steps % check_every == 0:
+            assert +card_totals(state) == +EXPECTED
+    return steps
+
+
+def chance(state: HorusState, outcome: int) -> None:
+    """Apply a chosen chance outcome (a die face 1..6 is given as face - 1 by callers)."""
+    assert state.current_player() == CHANCE, state.view(None)["awaiting"]
+    state.apply_action(outcome)
+
+
+def roll(state: HorusState, faces: list[int]) -> None:
+    """Roll dice showing ``faces`` (1..6), one chance node per die."""
+    for f in faces:
+        chance(state, f - 1)
+
+
+def act(state: HorusState, text: str) -> None:
+    """Apply the legal decision whose text is ``text``."""
+    state.apply_action(state.string_to_action(text))
