@@ -1,0 +1,336 @@
+"""Tournaments between bots: rotated seats, parallel matches, win rates and Elo ratings.
+
+A tournament plays ``games`` matches of one game among a list of bots. Seats are
+assigned from a fixed cycle of lineups: every group of ``players`` bots (all of them
+when there are exactly as many bots as seats, each bot repeated in turn when there are
+fewer), in every seating order, listed so that each run of ``players`` consecutive
+matches is one full rotation. Any number of matches that is a multiple of the seat count
+therefore gives each bot each seat equally often, and a whole cycle also balances who
+sits after whom. Match ``i`` is seeded as in ``necropolis simulate``, so any match can be
+replayed alone, and it does not matter how the matches were spread over processes.
+
+Results are a bot's share of wins (a shared win counts its share) with a 95% Wilson score
+interval, the same per seat (how much sitting first is worth, whoever sits there), and a
+Bradley–Terry fit of the pairwise outcomes inside each match (bot A "beats" bot B in a
+match when A's return is higher; equal returns are half a win each), reported on the Elo
+scale (400 points for a factor of ten in odds, the mean at 1500), with a bootstrap
+interval over matches. The fit adds one drawn virtual game between every pair of bots, so
+a bot that won everything still gets a finite rating.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import math
+import random
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from necropolis.analysis.simulate import match_seed, play_one
+from necropolis.games import load_game
+
+#: The normal quantile of a two-sided 95% interval.
+Z95 = 1.959963984540054
+#: Elo points for a factor of ten in the odds of winning.
+ELO_SCALE = 400.0
+#: Where the mean rating sits.
+ELO_MEAN = 1500.0
+
+
+@dataclass(frozen=True)
+class TournamentMatch:
+    """One match of the tournament: who sat where, and how it ended."""
+
+    index: int
+    seed: int
+    lineup: tuple[str, ...]
+    returns: tuple[float, ...]
+    scores: tuple[float, ...]
+    actions: int
+
+
+def lineups(bots: Sequence[str], players: int) -> list[tuple[str, ...]]:
+    """The cycle of seat assignments; match ``i`` uses entry ``i % len(cycle)``.
+
+    Each block of ``players`` consecutive entries is the rotations of one seating.
+    """
+    if players < 1 or not bots:
+        raise ValueError("a tournament needs at least one bot and one seat")
+    if len(bots) >= players:
+        groups: list[tuple[str, ...]] = list(itertools.combinations(bots, players))
+    else:
+        groups = [tuple(bots[i % len(bots)] for i in range(players))]
+    # With distinct bots these are all the seatings, each once. With repeated bots some
+    # repeat, which keeps every block a whole rotation (and the counts balanced).
+    cycle: list[tuple[str, ...]] = []
+    for group in groups:
+        first, rest = group[0], group[1:]
+        for order in itertools.permutations(rest):
+            base = (first, *order)
+            cycle.extend(base[shift:] + base[:shift] for shift in range(players))
+    return cycle
+
+
+def wilson_interval(successes: float, trials: int, z: float = Z95) -> tuple[float, float]:
+    """The Wilson score interval of a proportion (``successes`` may be fractional)."""
+    if trials <= 0:
+        return (0.0, 1.0)
+    p = successes / trials
+    denominator = 1 + z * z / trials
+    centre = (p + z * z / (2 * trials)) / denominator
+    half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denominator
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+Pairwise = dict[str, dict[str, list[float]]]
+
+
+def pairwise_outcomes(matches: Sequence[TournamentMatch], bots: Sequence[str]) -> Pairwise:
+    """``result[a][b] = [wins of a over b, games between them]`` from within-match pairs."""
+    table: Pairwise = {a: {b: [0.0, 0.0] for b in bots if b != a} for a in bots}
+    for match in matches:
+        seats = range(len(match.lineup))
+        for i, j in itertools.combinations(seats, 2):
+            a, b = match.lineup[i], match.lineup[j]
+            if a == b:
+                continue  # a bot against itself says nothing about its strength
+            ra, rb = match.returns[i], match.returns[j]
+            share = 1.0 if ra > rb else 0.0 if ra < rb else 0.5
+            table[a][b][0] += share
+            table[a][b][1] += 1
+            table[b][a][0] += 1 - share
+            table[b][a][1] += 1
+    return table
+
+
+def bradley_terry_elo(
+    pairwise: Pairwise, prior_games: float = 1.0, iterations: int = 10_000
+) -> dict[str, float]:
+    """Elo-scale ratings from a Bradley–Terry fit (minorization–maximization updates).
+
+    ``prior_games`` drawn games are added between every pair of bots, which keeps the
+    fit finite when a bot never lost (or never won).
+    """
+    bots = list(pairwise)
+    strength = dict.fromkeys(bots, 1.0)
+    wins = {a: sum(w + prior_games / 2 for w, _ in pairwise[a].values()) for a in bots}
+    games = {a: {b: n + prior_games for b, (_, n) in pairwise[a].items()} for a in bots}
+    for _ in range(iterations):
+        updated = {}
+        for a in bots:
+            denominator = sum(n / (strength[a] + strength[b]) for b, n in games[a].items())
+            updated[a] = wins[a] / denominator if denominator else strength[a]
+        # Strengths are defined up to a factor: pin their geometric mean at one.
+        centre = math.exp(sum(math.log(s) for s in updated.values()) / len(bots))
+        updated = {a: s / centre for a, s in updated.items()}
+        change = max(abs(math.log(updated[a] / strength[a])) for a in bots)
+        strength = updated
+        if change < 1e-12:
+            break
+    return {a: ELO_MEAN + ELO_SCALE * math.log10(strength[a]) for a in bots}
+
+
+@dataclass
+class TournamentResult:
+    """Everything a tournament produced, and its summaries."""
+
+    game: str
+    options: dict[str, Any]
+    bots: list[str]
+    seed: int
+    matches: list[TournamentMatch] = field(default_factory=list)
+    # The bot summary (with its bootstrap) for a given number of matches, computed once.
+    _summary: tuple[int, dict[str, dict[str, Any]]] | None = field(default=None, repr=False)
+
+    @property
+    def players(self) -> int:
+        return int(self.options["players"])
+
+    def bot_summary(self) -> dict[str, dict[str, Any]]:
+        """Per bot: seats played, wins, win rate with its 95% interval, and Elo."""
+        if self._summary is not None and self._summary[0] == len(self.matches):
+            return self._summary[1]
+        seats = dict.fromkeys(self.bots, 0)
+        wins = dict.fromkeys(self.bots, 0.0)
+        for match in self.matches:
+            for name, share in zip(match.lineup, match.returns, strict=True):
+                seats[name] += 1
+                wins[name] += share
+        elo = self.elo()
+        low_high = self.elo_interval()
+        summary = {}
+        for name in self.bots:
+            n = seats[name]
+            summary[name] = {
+                "seats_played": n,
+                "wins": wins[name],
+                "win_rate": wins[name] / n if n else 0.0,
+                "win_rate_ci95": list(wilson_interval(wins[name], n)),
+                "elo": elo[name],
+                "elo_ci95": list(low_high[name]),
+            }
+        self._summary = (len(self.matches), summary)
+        return summary
+
+    def seat_summary(self) -> list[dict[str, Any]]:
+        """Per seat, whoever sat there: win rate with its 95% interval."""
+        n = len(self.matches)
+        result = []
+        for seat in range(self.players):
+            wins = sum(m.returns[seat] for m in self.matches)
+            result.append(
+                {
+                    "seat": seat,
+                    "wins": wins,
+                    "win_rate": wins / n if n else 0.0,
+                    "win_rate_ci95": list(wilson_interval(wins, n)),
+                }
+            )
+        return result
+
+    def elo(self) -> dict[str, float]:
+        return bradley_terry_elo(pairwise_outcomes(self.matches, self.bots))
+
+    def elo_interval(self, resamples: int = 200) -> dict[str, tuple[float, float]]:
+        """A 95% percentile bootstrap interval of each rating, resampling matches."""
+        if len(self.bots) < 2 or not self.matches:
+            return {name: (ELO_MEAN, ELO_MEAN) for name in self.bots}
+        rng = random.Random(self.seed)
+        draws: dict[str, list[float]] = {name: [] for name in self.bots}
+        for _ in range(resamples):
+            sample = rng.choices(self.matches, k=len(self.matches))
+            fitted = bradley_terry_elo(pairwise_outcomes(sample, self.bots), iterations=500)
+            for name, rating in fitted.items():
+                draws[name].append(rating)
+        result = {}
+        for name, values in draws.items():
+            values.sort()
+            low = values[int(0.025 * (len(values) - 1))]
+            high = values[math.ceil(0.975 * (len(values) - 1))]
+            result[name] = (low, high)
+        return result
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "game": self.game,
+            "options": self.options,
+            "players": self.players,
+            "bots": self.bots,
+            "seed": self.seed,
+            "games": len(self.matches),
+            "no_winner": sum(1 for m in self.matches if not any(m.returns)),
+            "results": self.bot_summary(),
+            "seats": self.seat_summary(),
+            "pairwise": {
+                a: {b: {"wins": w, "games": n} for b, (w, n) in row.items()}
+                for a, row in pairwise_outcomes(self.matches, self.bots).items()
+            },
+            "matches": [asdict(m) for m in self.matches],
+        }
+
+    def write_json(self, path: Path) -> None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps(self.to_json(), indent=1) + "\n")
+
+    def write_plot(self, path: Path) -> None:
+        """A PNG: win rates (with the fair share marked), Elo ratings, seat win rates."""
+        import matplotlib
+
+        matplotlib.use("Agg")  # files only: no display, no GUI toolkit needed
+        import matplotlib.pyplot as plt
+
+        bots = self.bot_summary()
+        seats = self.seat_summary()
+        names = list(bots)
+        fig, axes = plt.subplots(1, 3, figsize=(13, 4.2))
+        ax = axes[0]
+        rates = [bots[n]["win_rate"] for n in names]
+        low = [r - bots[n]["win_rate_ci95"][0] for n, r in zip(names, rates, strict=True)]
+        high = [bots[n]["win_rate_ci95"][1] - r for n, r in zip(names, rates, strict=True)]
+        ax.bar(names, rates, yerr=[low, high], capsize=4, color="#c8a24a")
+        ax.axhline(1 / self.players, color="grey", linestyle="--", label="fair share")
+        ax.set_ylim(0, 1)
+        ax.set_title("win rate (95% Wilson)")
+        ax.legend()
+        ax = axes[1]
+        ratings = [bots[n]["elo"] for n in names]
+        elo_low = [r - bots[n]["elo_ci95"][0] for n, r in zip(names, ratings, strict=True)]
+        elo_high = [bots[n]["elo_ci95"][1] - r for n, r in zip(names, ratings, strict=True)]
+        ax.bar(names, ratings, yerr=[elo_low, elo_high], capsize=4, color="#3f6e8c")
+        ax.axhline(ELO_MEAN, color="grey", linestyle="--")
+        ax.set_title("Elo (Bradley–Terry, 95% bootstrap)")
+        ax = axes[2]
+        seat_rates = [s["win_rate"] for s in seats]
+        seat_low = [r - s["win_rate_ci95"][0] for s, r in zip(seats, seat_rates, strict=True)]
+        seat_high = [s["win_rate_ci95"][1] - r for s, r in zip(seats, seat_rates, strict=True)]
+        ax.bar([f"seat {s['seat']}" for s in seats], seat_rates, yerr=[seat_low, seat_high])
+        ax.axhline(1 / self.players, color="grey", linestyle="--")
+        ax.set_ylim(0, 1)
+        ax.set_title("win rate by seat")
+        fig.suptitle(f"{self.game}, {self.players} players, {len(self.matches)} matches")
+        fig.tight_layout()
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fig.savefig(path, dpi=110)
+        plt.close(fig)
+
+
+def _play(
+    game_id: str, options: dict[str, Any], lineup: tuple[str, ...], index: int, seed: int
+) -> TournamentMatch:
+    result = play_one(game_id, options, lineup, seed)
+    return TournamentMatch(index, seed, lineup, result.returns, result.scores, result.actions)
+
+
+def play_matches(
+    game_id: str,
+    options: dict[str, Any],
+    bots: Sequence[str],
+    games: int,
+    seed: int = 0,
+    workers: int = 1,
+) -> Iterator[TournamentMatch]:
+    """Yield the tournament's matches as they finish (any order with several workers)."""
+    players = int(load_game(game_id, **options).options["players"])
+    cycle = lineups(bots, players)
+    jobs = [(game_id, options, cycle[i % len(cycle)], i, match_seed(seed, i)) for i in range(games)]
+    if workers <= 1:
+        for job in jobs:
+            yield _play(*job)
+        return
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        # A bounded queue of submissions: results stream back while later matches wait,
+        # and one slow match (IS-MCTS in a long game) does not hold up the others.
+        pending: set[Future[TournamentMatch]] = set()
+        queue = iter(jobs)
+        for job in itertools.islice(queue, 2 * workers):
+            pending.add(pool.submit(_play, *job))
+        while pending:
+            done, pending = wait(pending, return_when=FIRST_COMPLETED)
+            for future in done:
+                yield future.result()
+                for job in itertools.islice(queue, 1):
+                    pending.add(pool.submit(_play, *job))
+
+
+def run_tournament(
+    game_id: str,
+    options: dict[str, Any],
+    bots: Sequence[str],
+    games: int,
+    seed: int = 0,
+    workers: int = 1,
+    on_match: Callable[[TournamentMatch], None] | None = None,
+) -> TournamentResult:
+    """Play the whole tournament; ``on_match`` is called as each match finishes."""
+    game = load_game(game_id, **options)
+    result = TournamentResult(game.id, dict(game.options), list(dict.fromkeys(bots)), seed)
+    for match in play_matches(game.id, dict(game.options), result.bots, games, seed, workers):
+        result.matches.append(match)
+        if on_match is not None:
+            on_match(match)
+    result.matches.sort(key=lambda m: m.index)
+    return result

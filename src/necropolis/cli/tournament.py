@@ -1,0 +1,124 @@
+"""``necropolis tournament``: bots against each other, seats rotated, ratings and a plot.
+
+Matches run on local processes (``--workers``) with a progress bar; the results (win
+rates with 95% Wilson intervals, Bradley–Terry Elo ratings, seat win rates, every match)
+are printed, written as JSON, and drawn as a PNG beside it.
+"""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
+from rich.table import Table
+
+from necropolis.analysis.tournament import TournamentResult, lineups, run_tournament
+from necropolis.bots import BOTS
+from necropolis.cli.common import console, fail, open_game, parse_options
+
+
+def tournament(
+    game_id: Annotated[str, typer.Argument(metavar="GAME")],
+    bots: Annotated[
+        str, typer.Option("--bots", help=f"bots to compare, comma-separated ({', '.join(BOTS)})")
+    ] = "heuristic,random",
+    games: Annotated[int, typer.Option("--games", "-n", min=1, help="how many matches")] = 100,
+    players: Annotated[
+        int | None,
+        typer.Option("--players", "-p", help="seats per match (default: one per bot if allowed)"),
+    ] = None,
+    workers: Annotated[int, typer.Option("--workers", "-w", min=1, help="processes")] = 1,
+    seed: Annotated[int, typer.Option("--seed", help="tournament seed (match i: derived)")] = 0,
+    option: Annotated[
+        list[str] | None, typer.Option("--option", "-o", help="a game option, name=value")
+    ] = None,
+    out: Annotated[
+        Path | None,
+        typer.Option("--out", help="the JSON file (the plot goes beside it, as .png)"),
+    ] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="print the results as JSON")] = False,
+) -> None:
+    """Play a tournament between bots, with seats rotated, and rate them."""
+    names = [b.strip() for b in bots.split(",") if b.strip()]
+    unknown = [n for n in names if n not in BOTS]
+    if unknown or not names:
+        raise fail(f"unknown bot {', '.join(unknown) or '(none)'}: the bots are {', '.join(BOTS)}")
+    names = list(dict.fromkeys(names))
+    options = parse_options(option)
+    cls_game = open_game(game_id, options)
+    if players is None and "players" not in options:
+        fits = cls_game.declared_options()[0].choices or ()
+        options["players"] = len(names) if len(names) in fits else cls_game.num_players
+    elif players is not None:
+        options["players"] = players
+    game = open_game(game_id, options)
+    cycle = len(lineups(names, game.num_players))
+    with Progress(
+        "[progress.description]{task.description}",
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+        console=console,
+        transient=as_json,
+        disable=as_json,
+    ) as progress:
+        task = progress.add_task(f"{game.id} ×{game.num_players}", total=games)
+        result = run_tournament(
+            game.id,
+            dict(game.options),
+            names,
+            games,
+            seed,
+            workers,
+            on_match=lambda _: progress.advance(task),
+        )
+    path = out or Path("tournaments") / f"{game.id}-{datetime.now():%Y%m%d-%H%M%S}.json"
+    result.write_json(path)
+    plot = path.with_suffix(".png")
+    result.write_plot(plot)
+    if as_json:
+        print(json.dumps(result.to_json(), indent=1))
+        return
+    _print_result(result, cycle)
+    console.print(f"Results: {path}\nPlot: {plot}", soft_wrap=True)
+
+
+def _print_result(result: TournamentResult, cycle: int) -> None:
+    table = Table(title=f"{result.game}, {result.players} players, {len(result.matches)} matches")
+    for column in ("bot", "seats", "wins", "win %", "95% CI", "Elo", "Elo 95%"):
+        table.add_column(column, justify="left" if column == "bot" else "right")
+    summary = result.bot_summary()
+    for name, row in sorted(summary.items(), key=lambda kv: -kv[1]["elo"]):
+        low, high = row["win_rate_ci95"]
+        elo_low, elo_high = row["elo_ci95"]
+        table.add_row(
+            name,
+            str(row["seats_played"]),
+            f"{row['wins']:g}",
+            f"{100 * row['win_rate']:.1f}",
+            f"{100 * low:.1f}–{100 * high:.1f}",
+            f"{row['elo']:.0f}",
+            f"{elo_low:.0f}–{elo_high:.0f}",
+        )
+    console.print(table)
+    seats = Table(title="win rate by seat (any bot)")
+    for column in ("seat", "wins", "win %", "95% CI"):
+        seats.add_column(column, justify="right")
+    for row in result.seat_summary():
+        low, high = row["win_rate_ci95"]
+        seats.add_row(
+            str(row["seat"]),
+            f"{row['wins']:g}",
+            f"{100 * row['win_rate']:.1f}",
+            f"{100 * low:.1f}–{100 * high:.1f}",
+        )
+    console.print(seats)
+    if len(result.matches) % cycle:
+        console.print(
+            f"Note: the seat rotation repeats every {cycle} matches; {len(result.matches)} "
+            "is not a multiple, so some seatings were played once more than others."
+        )
