@@ -20,7 +20,6 @@ from necropolis.games.luxor.components import (
     CARD_MODE,
     CARD_REACH,
     DIE_FACES,
-    FIELD_POINTS,
     FIELD_SYMBOL,
     HAND_SIZE,
     HORUS_1_OR_2,
@@ -29,35 +28,37 @@ from necropolis.games.luxor.components import (
     MODE_ALL,
     MODE_DIE,
     MODE_DIE_RANGE,
-    MODE_FIXED,
     MODE_LAST,
     MODE_PLUS_MINUS,
-    MODE_RANGE,
     NUM_FIELDS,
     NUM_STATUES,
-    NUM_VARIANTS,
     ONE_FEWER,
     OSIRIS_BASE,
     OSIRIS_FIELDS,
     OSIRIS_USED,
     OSIRIS_VALUES,
-    POINTS_PER_KEY,
     SARCOPHAGI,
     SCARAB,
     SCARAB_OR_WILD,
-    SCARAB_VALUES,
     STAIRS,
     TEMPLE_BASE,
     TREASURE_BASE,
     TREASURE_FIELDS,
     TREASURE_NEED,
     TREASURE_POINTS,
-    TREASURE_TYPES,
     TUNNEL,
     WILD_TREASURE,
-    count_sets,
-    set_points,
 )
+from necropolis.games.luxor.movement import (
+    active_fields,
+    backward_dest,
+    can_go,
+    card_can_move,
+    distances,
+    field_options,
+    forward_dest,
+)
+from necropolis.games.luxor.scoring import score_breakdown
 
 if TYPE_CHECKING:
     from necropolis.games.luxor.state import LuxorState
@@ -129,103 +130,15 @@ CHAMBER = BURIAL_CHAMBER
 NO_HOLDER = -1
 
 
-# --- movement ------------------------------------------------------------------------------
-
-
-def forward_dest(tiles: list[int], field: int, steps: int) -> int:
-    """The field ``steps`` tiles ahead of ``field`` (empty fields skipped), or -1.
-
-    The burial chamber counts as the step after the last tile, and only as the last step:
-    nobody may walk past it or waste steps in it. Starting on an empty field, the first step
-    goes to the next tile, which the same count gives.
-    """
-    f = field
-    while steps > 0:
-        f += 1
-        while f < CHAMBER and tiles[f] == 0:
-            f += 1
-        if f >= CHAMBER:
-            return CHAMBER if steps == 1 else -1
-        steps -= 1
-    return f
-
-
-def backward_dest(tiles: list[int], field: int) -> int:
-    """The nearest tile behind ``field``, or -1 if there is none (the stairs hold no tile)."""
-    f = field - 1
-    while f > STAIRS and tiles[f] == 0:
-        f -= 1
-    return f if f > STAIRS else -1
-
-
-def _can_go(st: LuxorState, seat: int, field: int, steps: int) -> bool:
-    dest = forward_dest(st.tiles, field, steps)
-    return dest >= 0 and (dest != CHAMBER or st.keys[seat] > 0)
-
-
-def active_fields(st: LuxorState, seat: int) -> list[int]:
-    """Fields short of the chamber holding an active adventurer of ``seat``, rearmost first."""
-    adv = st.adventurers
-    base = seat * NF
-    return [f for f in range(CHAMBER) if adv[base + f]]
-
-
-def _distances(st: LuxorState, seat: int, kind: int, roll: int) -> tuple[int, ...]:
-    mode = CARD_MODE[kind]
-    if mode == MODE_FIXED:
-        return (CARD_REACH[kind],)
-    if mode == MODE_RANGE:
-        return tuple(range(1, CARD_REACH[kind] + 1))
-    if mode == MODE_DIE:
-        return (roll,)
-    if mode == MODE_DIE_RANGE:
-        return tuple(range(1, roll + 1))
-    return (1,)  # plus/minus one: forward 1 here, backward handled apart
-
-
-def field_options(st: LuxorState, seat: int, kind: int, roll: int) -> list[int]:
-    """Fields from which one adventurer can make a move the card (and roll) allow."""
-    mode = CARD_MODE[kind]
-    dists = _distances(st, seat, kind, roll)
-    out = []
-    for f in active_fields(st, seat):
-        if any(_can_go(st, seat, f, d) for d in dists) or (
-            mode == MODE_PLUS_MINUS and backward_dest(st.tiles, f) >= 0
-        ):
-            out.append(f)
-    return out
-
-
 def distance_options(st: LuxorState, seat: int, field: int) -> list[int]:
     """Decision ids for how far the adventurer on ``field`` may go with the card in play."""
     kind = st.card
     out = [
-        FORWARD + d - 1 for d in _distances(st, seat, kind, st.roll) if _can_go(st, seat, field, d)
+        FORWARD + d - 1 for d in distances(st, seat, kind, st.roll) if can_go(st, seat, field, d)
     ]
     if CARD_MODE[kind] == MODE_PLUS_MINUS and backward_dest(st.tiles, field) >= 0:
         out.append(BACKWARD)
     return out
-
-
-def card_can_move(st: LuxorState, seat: int, kind: int) -> bool:
-    """Whether playing ``kind`` lets ``seat`` move at all.
-
-    A die card counts as playable when some roll would allow a move; if the roll then allows
-    none, the card is spent without a move.
-    """
-    mode = CARD_MODE[kind]
-    fields = active_fields(st, seat)
-    if mode == MODE_LAST:
-        return len(fields) >= 2
-    if mode == MODE_ALL:
-        return any(_can_go(st, seat, f, CARD_REACH[kind]) for f in fields)
-    if mode == MODE_PLUS_MINUS:
-        return any(_can_go(st, seat, f, 1) or backward_dest(st.tiles, f) >= 0 for f in fields)
-    if mode in (MODE_DIE, MODE_DIE_RANGE):
-        reach: tuple[int, ...] = (1,) if mode == MODE_DIE_RANGE else tuple(range(1, DIE_FACES + 1))
-    else:
-        reach = _distances(st, seat, kind, 0)
-    return any(_can_go(st, seat, f, d) for f in fields for d in reach)
 
 
 # --- legal actions and chance ------------------------------------------------------------
@@ -479,7 +392,7 @@ def _all_forward(st: LuxorState, seat: int, steps: int) -> None:
     finals: list[int] = []
     for f in range(CHAMBER - 1, -1, -1):
         for _ in range(before[f]):
-            if not _can_go(st, seat, f, steps):
+            if not can_go(st, seat, f, steps):
                 continue  # this one cannot make the move and stays
             dst = forward_dest(st.tiles, f, steps)
             _step(st, seat, f, dst)
@@ -637,47 +550,10 @@ def _end_turn(st: LuxorState) -> None:
     st.phase = P_PLAY
 
 
-# --- scoring -------------------------------------------------------------------------------
-
-
-def treasure_types(st: LuxorState, seat: int) -> list[int]:
-    """How many treasure tiles of each type (vase, statue, jewels) ``seat`` holds."""
-    row = st.treasures[seat]
-    return [sum(row[t * NUM_VARIANTS : (t + 1) * NUM_VARIANTS]) for t in range(len(TREASURE_TYPES))]
-
-
-def score_breakdown(st: LuxorState, seat: int) -> list[int]:
-    """[track, adventurers, sarcophagi, keys, sets, scarabs, total] in the rulebook's order."""
-    base = seat * NF
-    adventurers = sum(st.adventurers[base + f] * FIELD_POINTS[f] for f in range(NF))
-    sarcophagi = sum(
-        v for v, holder in zip(SARCOPHAGI, st.sarcophagi, strict=True) if holder == seat
-    )
-    keys = st.keys[seat] * POINTS_PER_KEY
-    sets = set_points(count_sets(treasure_types(st, seat), st.wilds[seat]))
-    scarabs = sum(c * v for c, v in zip(st.scarabs[seat], SCARAB_VALUES, strict=True))
-    track = st.score[seat]
-    return [
-        track,
-        adventurers,
-        sarcophagi,
-        keys,
-        sets,
-        scarabs,
-        track + adventurers + sarcophagi + keys + sets + scarabs,
-    ]
+# --- the end -------------------------------------------------------------------------------
 
 
 def _final_scoring(st: LuxorState) -> None:
     st.final = [score_breakdown(st, s) for s in range(st.num_players)]
     st.score = [row[-1] for row in st.final]
     st.phase = P_END
-
-
-def tiebreak(st: LuxorState) -> list[int]:
-    """The value of each seat's best sarcophagus (0 without one): ties on points go to it."""
-    best = [0] * st.num_players
-    for value, holder in zip(SARCOPHAGI, st.sarcophagi, strict=True):
-        if holder >= 0:
-            best[holder] = max(best[holder], value)
-    return best

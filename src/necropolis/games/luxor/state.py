@@ -16,7 +16,7 @@ import random
 from typing import TYPE_CHECKING
 
 from necropolis.engine.protocol import CHANCE, TERMINAL, State, View, winners_share
-from necropolis.games.luxor import rules, text, view
+from necropolis.games.luxor import rules, scoring, text, view
 from necropolis.games.luxor.components import (
     ACTIVE_AT_START,
     ADVENTURERS,
@@ -201,7 +201,7 @@ class LuxorState(State):
     def returns(self) -> list[float]:
         if self.final is None:
             return [0.0] * self.num_players
-        return winners_share([row[-1] for row in self.final], rules.tiebreak(self))
+        return winners_share([row[-1] for row in self.final], scoring.tiebreak(self))
 
     def scores(self) -> list[float]:
         if self.final is not None:

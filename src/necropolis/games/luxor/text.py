@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from necropolis.games.luxor import rules
+from necropolis.games.luxor import movement, rules
 from necropolis.games.luxor.components import (
     ANUBIS_AFTER,
     BACKS,
@@ -114,14 +114,14 @@ def _decision_text(st: LuxorState, action: int) -> str:
         steps = action - rules.FORWARD + 1
         text = f"go {_plural(steps, 'tile')} forward"
         if st.from_field >= 0:
-            dest = rules.forward_dest(st.tiles, st.from_field, steps)
+            dest = movement.forward_dest(st.tiles, st.from_field, steps)
             if dest >= 0:
                 text += f" to {field_name(dest)}"
         return text
     if action == rules.BACKWARD:
         text = "go 1 tile back"
         if st.from_field >= 0:
-            dest = rules.backward_dest(st.tiles, st.from_field)
+            dest = movement.backward_dest(st.tiles, st.from_field)
             if dest >= 0:
                 text += f" to {field_name(dest)}"
         return text
