@@ -249,25 +249,20 @@ class TournamentResult:
         fig, axes = plt.subplots(1, 3, figsize=(13, 4.2))
         ax = axes[0]
         rates = [bots[n]["win_rate"] for n in names]
-        low = [r - bots[n]["win_rate_ci95"][0] for n, r in zip(names, rates, strict=True)]
-        high = [bots[n]["win_rate_ci95"][1] - r for n, r in zip(names, rates, strict=True)]
-        ax.bar(names, rates, yerr=[low, high], capsize=4, color="#c8a24a")
+        ax.bar(names, rates, yerr=_bars(rates, [bots[n]["win_rate_ci95"] for n in names]))
         ax.axhline(1 / self.players, color="grey", linestyle="--", label="fair share")
         ax.set_ylim(0, 1)
         ax.set_title("win rate (95% Wilson)")
         ax.legend()
         ax = axes[1]
         ratings = [bots[n]["elo"] for n in names]
-        elo_low = [r - bots[n]["elo_ci95"][0] for n, r in zip(names, ratings, strict=True)]
-        elo_high = [bots[n]["elo_ci95"][1] - r for n, r in zip(names, ratings, strict=True)]
-        ax.bar(names, ratings, yerr=[elo_low, elo_high], capsize=4, color="#3f6e8c")
+        ax.bar(names, ratings, yerr=_bars(ratings, [bots[n]["elo_ci95"] for n in names]))
         ax.axhline(ELO_MEAN, color="grey", linestyle="--")
         ax.set_title("Elo (Bradley–Terry, 95% bootstrap)")
         ax = axes[2]
         seat_rates = [s["win_rate"] for s in seats]
-        seat_low = [r - s["win_rate_ci95"][0] for s, r in zip(seats, seat_rates, strict=True)]
-        seat_high = [s["win_rate_ci95"][1] - r for s, r in zip(seats, seat_rates, strict=True)]
-        ax.bar([f"seat {s['seat']}" for s in seats], seat_rates, yerr=[seat_low, seat_high])
+        seat_names = [f"seat {s['seat']}" for s in seats]
+        ax.bar(seat_names, seat_rates, yerr=_bars(seat_rates, [s["win_rate_ci95"] for s in seats]))
         ax.axhline(1 / self.players, color="grey", linestyle="--")
         ax.set_ylim(0, 1)
         ax.set_title("win rate by seat")
@@ -276,6 +271,17 @@ class TournamentResult:
         path.parent.mkdir(parents=True, exist_ok=True)
         fig.savefig(path, dpi=110)
         plt.close(fig)
+
+
+def _bars(values: Sequence[float], intervals: Sequence[Sequence[float]]) -> list[list[float]]:
+    """Error bars below and above each value, never negative.
+
+    Rounding can put a Wilson bound a hair past its estimate, and a percentile bootstrap
+    need not contain the point estimate at all; matplotlib refuses negative bars.
+    """
+    below = [max(0.0, v - ci[0]) for v, ci in zip(values, intervals, strict=True)]
+    above = [max(0.0, ci[1] - v) for v, ci in zip(values, intervals, strict=True)]
+    return [below, above]
 
 
 def _play(

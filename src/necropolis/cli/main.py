@@ -9,7 +9,7 @@ from __future__ import annotations
 import typer
 from rich.table import Table
 
-from necropolis.cli import play, replay, simulate
+from necropolis.cli import bench, play, replay, simulate, tournament
 from necropolis.cli.common import console
 from necropolis.games import game_class, game_ids
 
@@ -23,6 +23,8 @@ app = typer.Typer(
 app.command("play")(play.play)
 app.command("replay")(replay.replay)
 app.command("simulate")(simulate.simulate)
+app.command("tournament")(tournament.tournament)
+app.command("bench")(bench.bench)
 
 
 @app.command("games")

@@ -1,0 +1,153 @@
+"""Speed figures for every game: random play, clones, and IS-MCTS, against a C++ reference.
+
+Absolute speeds vary between machines, so each run also measures OpenSpiel's C++
+backgammon (a dice game of similar length) driven by the very same Python loop, and
+reports each game's figures as a ratio to it. The loop uses only the method names that
+necropolis states share with pyspiel states (``is_terminal``, ``is_chance_node``,
+``chance_outcomes``, ``legal_actions``, ``apply_action``, ``clone``), so both sides pay
+the same Python overhead and the ratio compares the engines. Each figure is a rate over a
+fixed slice of wall-clock time; nothing here passes or fails.
+"""
+
+from __future__ import annotations
+
+import platform
+import random
+import time
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from necropolis.bots.ismcts import ISMCTSBot
+from necropolis.engine.seat import SeatWindow
+from necropolis.games import game_class, game_ids, load_game
+
+#: The OpenSpiel game every run is compared with.
+REFERENCE_GAME = "backgammon"
+
+
+def _random_action(state: Any, rng: random.Random) -> int:
+    if state.is_chance_node():
+        r = rng.random()
+        outcomes = state.chance_outcomes()
+        for action, probability in outcomes:
+            r -= probability
+            if r < 0:
+                return int(action)
+        return int(outcomes[-1][0])
+    actions = state.legal_actions()
+    return int(actions[rng.randrange(len(actions))])
+
+
+def random_play_rate(new_state: Callable[[], Any], seconds: float, seed: int = 0) -> float:
+    """Actions (chance included) per second of uniformly random play, whole matches."""
+    rng = random.Random(seed)
+    steps = 0
+    start = time.perf_counter()
+    deadline = start + seconds
+    while True:
+        state = new_state()
+        while not state.is_terminal():
+            state.apply_action(_random_action(state, rng))
+            steps += 1
+            if not steps & 255 and time.perf_counter() >= deadline:
+                break
+        if time.perf_counter() >= deadline:
+            break
+    return steps / (time.perf_counter() - start)
+
+
+def random_trajectory(new_state: Callable[[], Any], seed: int = 0) -> list[Any]:
+    """Every state of one random match, start to end (clones: the match is kept)."""
+    rng = random.Random(seed)
+    state = new_state()
+    states = [state.clone()]
+    while not state.is_terminal():
+        state.apply_action(_random_action(state, rng))
+        states.append(state.clone())
+    return states
+
+
+def clone_rate(state: Any, seconds: float) -> float:
+    """Clones per second of one state."""
+    count = 0
+    start = time.perf_counter()
+    deadline = start + seconds
+    while time.perf_counter() < deadline:
+        for _ in range(100):
+            state.clone()
+        count += 100
+    return count / (time.perf_counter() - start)
+
+
+def mcts_rate(states: Sequence[Any], seconds: float) -> float:
+    """IS-MCTS iterations per second over a few decision points of a random match."""
+    decisions = [s for s in states if not s.is_terminal() and s.current_player() >= 0]
+    decisions = [s for s in decisions if len(s.legal_actions()) > 1]
+    if not decisions:
+        return 0.0
+    picks = [decisions[len(decisions) * k // 4] for k in (1, 2, 3)]
+    bot = ISMCTSBot(iterations=None, seconds=seconds / len(picks))
+    iterations = 0
+    spent = 0.0
+    rng = random.Random(0)
+    for state in picks:
+        bot.search(SeatWindow(state, state.current_player()), rng)
+        iterations += bot.last.iterations
+        spent += bot.last.seconds
+    return iterations / spent if spent else 0.0
+
+
+def middle_state(states: Sequence[Any]) -> Any:
+    return states[len(states) // 2]
+
+
+def reference(seconds: float) -> dict[str, Any]:
+    """OpenSpiel's C++ backgammon through the same loop."""
+    import pyspiel
+
+    game = pyspiel.load_game(REFERENCE_GAME)
+    states = random_trajectory(game.new_initial_state)
+    return {
+        "game": f"OpenSpiel {REFERENCE_GAME} (C++)",
+        "steps_per_s": random_play_rate(game.new_initial_state, seconds),
+        "clones_per_s": clone_rate(middle_state(states), seconds),
+    }
+
+
+def bench_game(game_id: str, players: int, seconds: float) -> dict[str, float]:
+    """The three figures of one game at one player count."""
+    game = load_game(game_id, players=players)
+    states = random_trajectory(game.new_initial_state)
+    return {
+        "steps_per_s": random_play_rate(game.new_initial_state, seconds),
+        "clones_per_s": clone_rate(middle_state(states), seconds),
+        "mcts_iterations_per_s": mcts_rate(states, seconds),
+    }
+
+
+def run_bench(
+    games: Sequence[str] | None = None,
+    seconds: float = 1.0,
+    on_progress: Callable[[str], None] | None = None,
+) -> dict[str, Any]:
+    """Every figure: ``{"reference": {...}, "games": {id: {"players": {"n": {...}}}}}``."""
+    say = on_progress or (lambda _: None)
+    say(f"reference: {REFERENCE_GAME}")
+    ref = reference(seconds)
+    result: dict[str, Any] = {
+        "reference": ref,
+        "seconds_per_figure": seconds,
+        "machine": {"python": platform.python_version(), "processor": platform.machine()},
+        "games": {},
+    }
+    for game_id in games if games is not None else game_ids():
+        cls = game_class(game_id)
+        counts: dict[str, Any] = {}
+        for players in range(cls.min_players, cls.max_players + 1):
+            say(f"{game_id} ×{players}")
+            figures: dict[str, float] = bench_game(game_id, players, seconds)
+            figures["steps_ratio"] = figures["steps_per_s"] / ref["steps_per_s"]
+            figures["clones_ratio"] = figures["clones_per_s"] / ref["clones_per_s"]
+            counts[str(players)] = figures
+        result["games"][game_id] = {"players": counts}
+    return result

@@ -1,0 +1,59 @@
+"""``necropolis bench``: random-play, clone and IS-MCTS speeds, beside C++ backgammon.
+
+Prints a table per game and player count (or, with ``--json``, one JSON object) with
+each game's random-play steps and clones per second also as a ratio to OpenSpiel's C++
+backgammon measured in the same run by the same loop.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated
+
+import typer
+from rich.table import Table
+
+from necropolis.analysis.bench import run_bench
+from necropolis.cli.common import console, fail
+from necropolis.games import game_ids
+
+
+def bench(
+    game: Annotated[
+        list[str] | None, typer.Option("--game", "-g", help="only this game (repeatable)")
+    ] = None,
+    seconds: Annotated[
+        float, typer.Option("--seconds", min=0.001, help="wall-clock time per figure")
+    ] = 1.0,
+    as_json: Annotated[bool, typer.Option("--json", help="print one JSON object")] = False,
+) -> None:
+    """Measure random-play, clone and IS-MCTS speed for each game and player count."""
+    known = game_ids()
+    for name in game or []:
+        if name not in known:
+            raise fail(f"no game called {name!r}; the games are: {', '.join(known)}")
+    if as_json:
+        print(json.dumps(run_bench(game, seconds), indent=1))
+        return
+    with console.status("benchmarking") as status:
+        result = run_bench(game, seconds, on_progress=lambda text: status.update(text))
+    ref = result["reference"]
+    console.print(
+        f"Reference, {ref['game']}: {ref['steps_per_s']:,.0f} steps/s, "
+        f"{ref['clones_per_s']:,.0f} clones/s"
+    )
+    table = Table(title=f"necropolis bench ({seconds:g} s per figure)")
+    for column in ("game", "players", "steps/s", "× ref", "clones/s", "× ref", "MCTS it/s"):
+        table.add_column(column, justify="left" if column == "game" else "right")
+    for game_id, entry in result["games"].items():
+        for players, row in entry["players"].items():
+            table.add_row(
+                game_id,
+                players,
+                f"{row['steps_per_s']:,.0f}",
+                f"{row['steps_ratio']:.3f}",
+                f"{row['clones_per_s']:,.0f}",
+                f"{row['clones_ratio']:.3f}",
+                f"{row['mcts_iterations_per_s']:,.0f}",
+            )
+    console.print(table)
