@@ -277,3 +277,23 @@ def test_a_player_must_insert() -> None:
     assert all(INSERT_BASE <= a < ORDER_BASE for a in actions)
     with pytest.raises(IllegalActionError):
         state.apply_action(INSERT_BASE + state.hands[0][0] * 8)  # not the mover's card
+
+
+def test_an_empty_slab_means_no_scarab() -> None:
+    # Our reading (the rulebook is silent): with all 16 scarabs before pillars, a pair
+    # still moves researchers but places no scarab.
+    state = started(2, [[CAMEL_R_SNAKE, KEY, FILLERS[0]], OTHER_HAND])
+    station(state, "camel", 1)
+    for animal in ("mule", "snake", "hippopotamus", "ibis", "crocodile"):
+        station(state, animal, 1 if animal != "mule" else 0, scarabs=3)
+        state.stack[A[animal]] = 0  # prepared: these pillars have no sarcophagi left
+    state.scarabs[A["cat"]] = 1
+    state.scarab_supply -= 1
+    assert state.scarab_supply == 0
+    insert(state, CAMEL_R_SNAKE, 1)
+    draw_filler(state)
+    insert(state, OTHER_HAND[0], 5)
+    draw_filler(state)
+    insert(state, KEY, 2)  # camel pair facing different ways at seat 1's pillar
+    assert state.phase == rules.DRAW
+    assert state.scarabs[CAMEL] == 0 and state.scarab_supply == 0
