@@ -1,0 +1,91 @@
+"""Every bot on every installed game: legal choices, and no use of what the seat cannot see.
+
+A state and a world resampled from it for seat ``p`` differ only in what ``p`` cannot
+see. A bot deciding for ``p`` in each, with the same generator, must do exactly the same
+thing, as long as its determinizations are drawn the same way: here both windows draw
+them from the first state, since a game's ``resample`` may map one generator to different
+(equally likely) worlds depending on the order in which it holds its hidden cards. Any
+difference left would come from a bot reading past its window.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+import necropolis
+from necropolis.bots import ISMCTSBot, make_bot
+from necropolis.bots.heuristic import HeuristicBot
+from necropolis.engine import CHANCE, SeatWindow, State
+from necropolis.engine.driver import sample_chance
+from necropolis.games import game_class
+
+
+def configurations() -> list[Any]:
+    params = []
+    for game_id in necropolis.games():
+        cls = game_class(game_id)
+        for n in sorted({cls.min_players, cls.max_players}):
+            params.append(pytest.param(game_id, n, id=f"{game_id}-{n}"))
+    return params
+
+
+def decision_points(game_id: str, players: int, count: int) -> list[State]:
+    """A few positions of a random match where a seat chooses between several actions."""
+    game = necropolis.load_game(game_id, players=players)
+    rng = random.Random(f"{game_id}{players}")
+    state = game.new_initial_state()
+    found: list[State] = []
+    while not state.is_terminal():
+        if state.current_player() == CHANCE:
+            state.apply_action(sample_chance(state, rng))
+            continue
+        actions = state.legal_actions()
+        if len(actions) > 1 and rng.random() < 0.1:
+            found.append(state.clone())
+        state.apply_action(rng.choice(actions))
+    assert found, "a random match has some real decisions"
+    step = max(1, len(found) // count)
+    return found[::step][:count]
+
+
+class SharedDrawWindow(SeatWindow):
+    """A window onto ``position`` whose determinizations are drawn from ``source``."""
+
+    __slots__ = ("_source",)
+
+    def __init__(self, position: State, seat: int, source: State) -> None:
+        super().__init__(position, seat)
+        self._source = source
+
+    def resample(self, rng: random.Random) -> State:
+        return self._source.resample(self.seat, rng)
+
+
+def bots() -> list[Any]:
+    return [
+        ISMCTSBot(iterations=25),
+        HeuristicBot(worlds=2, max_rollouts=6),
+        make_bot("easy"),
+        make_bot("random"),
+    ]
+
+
+@pytest.mark.parametrize(("game_id", "players"), configurations())
+def test_bots_choose_legal_actions_from_the_seat_view_alone(game_id: str, players: int) -> None:
+    for state in decision_points(game_id, players, 3):
+        seat = state.current_player()
+        world = state.resample(seat, random.Random(99))
+        assert world.view(seat) == state.view(seat)
+        for bot in bots():
+            choices = []
+            for position in (state, world):
+                action = bot.choose(SharedDrawWindow(position, seat, state), random.Random(5))
+                assert action in state.legal_actions(), f"{bot.name} chose an illegal action"
+                visits = dict(bot.last.root_visits) if isinstance(bot, ISMCTSBot) else None
+                choices.append((action, visits))
+            assert choices[0] == choices[1], (
+                f"{bot.name} decided differently in two worlds that seat {seat} cannot tell apart"
+            )
