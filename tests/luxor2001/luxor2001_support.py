@@ -17,6 +17,7 @@ from necropolis.games.luxor2001 import LuxorState, rules
 from necropolis.games.luxor2001.components import (
     ANIMALS,
     CARDS,
+    CH_BACK,
     CH_CARD,
     CH_PHARAOH,
     INSERT_BASE,
@@ -65,13 +66,27 @@ def card_of(top: str, bottom: str) -> int:
     return next(i for i, c in enumerate(CARDS) if c[0] == t and c[2] == b)
 
 
-def setup(state: LuxorState, pharaohs: Iterable[str], hands: Iterable[Iterable[int]]) -> None:
-    """Play the setup chance events: these pharaoh cards, then deal these hands."""
+def setup(
+    state: LuxorState,
+    pharaohs: Iterable[str],
+    hands: Iterable[Iterable[int]],
+    back: int | None = 0,
+) -> None:
+    """Play the setup chance events: these pharaoh cards, then deal these hands.
+
+    In the curse variant the second pile's top card then shows its back: ``back`` 0 a
+    hieroglyph, 1 a curse, ``None`` to leave that chance event pending.
+    """
     for name in pharaohs:
         state.apply_action(CH_PHARAOH + A[name])
     hands = [list(h) for h in hands]
     for k in range(3 * state.n):
         state.apply_action(CH_CARD + hands[k % state.n][k // state.n])
+    if state.curse:
+        assert state.phase == rules.BACK
+        if back is None:
+            return
+        state.apply_action(CH_BACK + back)
     assert state.phase == rules.INSERT
 
 
@@ -133,11 +148,15 @@ def facing_of(card: int, half: str) -> int:
 
 
 def started(
-    players: int, hands: list[list[int]], pharaohs: list[str] | None = None, **options: bool
+    players: int,
+    hands: list[list[int]],
+    pharaohs: list[str] | None = None,
+    back: int | None = 0,
+    **options: bool,
 ) -> LuxorState:
     """A match whose setup dealt these pharaoh cards and hands, seat 0 to insert."""
     state = new_state(players, **options)
-    setup(state, pharaohs or list(ANIMALS[:players]), hands)
+    setup(state, pharaohs or list(ANIMALS[:players]), hands, back)
     return state
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from necropolis.engine import CHANCE, IllegalActionError
+from necropolis.engine import IllegalActionError
 from necropolis.games.luxor2001 import LuxorState, rules
 from necropolis.games.luxor2001.components import (
     CH_BACK,
@@ -44,8 +44,8 @@ def value(eyes: int, points: int) -> int:
 
 
 def cursed(players: int = 2, line: tuple[int, int, int] = (5, 6, 7), held: int = 1) -> LuxorState:
-    """Seat 0 to insert; the next draw comes from the second pile (prepared)."""
-    state = started(players, HANDS[:players], curse=True)
+    """Seat 0 to insert; the next draw is the curse card atop the second pile (prepared)."""
+    state = started(players, HANDS[:players], back=1, curse=True)
     assert state.pile1 == 20 - 3 * players
     state.pile1 = 0  # prepared: the first pile has been drawn
     # Prepared wall: camel, mule and hippopotamus side by side on the bottom row.
@@ -61,15 +61,11 @@ def cursed(players: int = 2, line: tuple[int, int, int] = (5, 6, 7), held: int =
 
 
 def reveal_curse(state: LuxorState, curse: int = CURSE) -> None:
-    """Seat 0 inserts a card far from the line; the new top card shows a curse back."""
+    """Seat 0 inserts a card far from the line and must draw the curse card on top."""
     insert(state, HANDS[0][0], 1)
-    assert state.phase == rules.BACK
-    outcomes = dict(state.chance_outcomes())
-    assert set(outcomes) == {CH_BACK, CH_BACK + 1}
-    assert abs(outcomes[CH_BACK + 1] - 6 / (len(state.pile) + 6)) < 1e-12
-    state.apply_action(CH_BACK + 1)
-    assert state.view(None)["curse"]["next_back"] == "curse"
     assert state.phase == rules.CURSE
+    outcomes = state.chance_outcomes()
+    assert [a - CH_CURSE for a, _ in outcomes] == sorted(state.curses_left)
     state.apply_action(CH_CURSE + curse)
 
 
@@ -172,22 +168,26 @@ def test_consecutive_curse_cards() -> None:
 
 
 def test_curse_piles_at_setup() -> None:
-    state = started(
-        4,
-        [
-            HANDS[0],
-            HANDS[1],
-            HANDS[2],
-            [card_of("cat", "camel"), card_of("camel", "cat"), card_of("mule", "camel")],
-        ],
-        curse=True,
+    fourth = [card_of("cat", "camel"), card_of("camel", "cat"), card_of("mule", "camel")]
+    state = started(4, [*HANDS, fourth], back=None, curse=True)
+    # The second pile (29 hieroglyphs and 6 curses) shows its top card's back at once.
+    assert state.phase == rules.BACK
+    outcomes = dict(state.chance_outcomes())
+    assert abs(outcomes[CH_BACK] - 29 / 35) < 1e-12
+    assert abs(outcomes[CH_BACK + 1] - 6 / 35) < 1e-12
+    assert state.describe_action(CH_BACK + 1, None) == (
+        "the next card of the second pile shows a curse back"
     )
-    view = state.view(0)["curse"]
+    state.apply_action(CH_BACK + 1)
+    view = state.view(3)["curse"]
     assert view["first_pile"] == 20 - 12
     assert view["second_pile"] == 29 + 6 and view["curses_in_pile"] == 6
-    assert view["next_back"] is None
+    assert view["next_back"] == "curse"
     assert state.current_player() == 0 and state.phase == rules.INSERT
-    assert state.current_player() != CHANCE
+    # The first pile is drawn from first, whatever the second pile's top card is.
+    insert(state, HANDS[0][0], 1)
+    assert state.phase == rules.DRAW
+    assert all(a < 49 for a, _ in state.chance_outcomes())
 
 
 # --- the eyes of the Sphinx ---------------------------------------------------------------

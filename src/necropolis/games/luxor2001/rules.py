@@ -285,6 +285,8 @@ def apply(st: LuxorState, action: int) -> None:
         st.back = action - CH_BACK
         if st.need_card:
             _start_draw(st)
+        elif st.inserted == 0:
+            st.phase = INSERT  # the setup's reveal: the first player begins
         else:
             _next_turn(st)
     elif phase == CURSE:
@@ -326,7 +328,8 @@ def _deal(st: LuxorState, card: int) -> None:
     st.deal_k += 1
     if st.deal_k == HAND_SIZE * st.n:
         st.deal_k = 0
-        st.phase = INSERT
+        # The second pile lies beside the first from the start: its top back is public.
+        st.phase = BACK if st.curse else INSERT
 
 
 def _insert(st: LuxorState, card: int, shaft: int) -> None:
