@@ -103,6 +103,13 @@ def test_elo_stays_finite_for_an_unbeaten_bot_and_ties_count_half() -> None:
     assert even["A"] == pytest.approx(even["B"])
 
 
+def test_two_losers_are_ranked_by_their_scores() -> None:
+    match = TournamentMatch(0, 0, ("A", "B", "C"), (1.0, 0.0, 0.0), (9.0, 3.0, 5.0), 1)
+    table = pairwise_outcomes([match], ["A", "B", "C"])
+    assert table["A"]["B"] == [1.0, 1.0] and table["A"]["C"] == [1.0, 1.0]
+    assert table["C"]["B"] == [1.0, 1.0] and table["B"]["C"] == [0.0, 1.0]
+
+
 def test_a_tournament_on_the_toy_game_writes_json_and_png(tmp_path: Path) -> None:
     result = run_tournament(HighCard.id, {"players": 2}, ["heuristic", "random"], 12, seed=4)
     assert [m.index for m in result.matches] == list(range(12))

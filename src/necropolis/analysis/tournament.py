@@ -11,11 +11,12 @@ replayed alone, and it does not matter how the matches were spread over processe
 
 Results are a bot's share of wins (a shared win counts its share) with a 95% Wilson score
 interval, the same per seat (how much sitting first is worth, whoever sits there), and a
-Bradley–Terry fit of the pairwise outcomes inside each match (bot A "beats" bot B in a
-match when A's return is higher; equal returns are half a win each), reported on the Elo
-scale (400 points for a factor of ten in odds, the mean at 1500), with a bootstrap
-interval over matches. The fit adds one drawn virtual game between every pair of bots, so
-a bot that won everything still gets a finite rating.
+Bradley–Terry fit of the pairwise outcomes inside each match: bot A beats bot B in a
+match when A's return is higher, or when their returns are equal and A's score is higher
+(so two losers are still ranked); a pair equal in both counts half a win each. Ratings
+are on the Elo scale (400 points for a factor of ten in odds, the mean at 1500), with a
+bootstrap interval over matches. The fit adds one drawn virtual game between every pair
+of bots, so a bot that won everything still gets a finite rating.
 """
 
 from __future__ import annotations
@@ -90,7 +91,10 @@ Pairwise = dict[str, dict[str, list[float]]]
 
 
 def pairwise_outcomes(matches: Sequence[TournamentMatch], bots: Sequence[str]) -> Pairwise:
-    """``result[a][b] = [wins of a over b, games between them]`` from within-match pairs."""
+    """``result[a][b] = [wins of a over b, games between them]`` from within-match pairs.
+
+    A pair is ordered by return, then by score; a pair equal in both is half a win each.
+    """
     table: Pairwise = {a: {b: [0.0, 0.0] for b in bots if b != a} for a in bots}
     for match in matches:
         seats = range(len(match.lineup))
@@ -98,7 +102,10 @@ def pairwise_outcomes(matches: Sequence[TournamentMatch], bots: Sequence[str]) -
             a, b = match.lineup[i], match.lineup[j]
             if a == b:
                 continue  # a bot against itself says nothing about its strength
-            ra, rb = match.returns[i], match.returns[j]
+            # Returns first; between two seats that both lost (or tied), the game's own
+            # score says who came closer, which would otherwise be thrown away as a draw.
+            ra = (match.returns[i], match.scores[i])
+            rb = (match.returns[j], match.scores[j])
             share = 1.0 if ra > rb else 0.0 if ra < rb else 0.5
             table[a][b][0] += share
             table[a][b][1] += 1
