@@ -85,3 +85,59 @@ def roll(state: HorusState, faces: list[int]) -> None:
 def act(state: HorusState, text: str) -> None:
     """Apply the legal decision whose text is ``text``."""
     state.apply_action(state.string_to_action(text))
+
+
+def card(name: str) -> int:
+    return cp.CARD_NAME.index(name)
+
+
+def square(row: int, col: int) -> int:
+    return cp.SQUARE_AT[(row, col)]
+
+
+def keep_all(state: HorusState) -> None:
+    """Every seat asked in phase 1 keeps all its cards."""
+    while state.node == 1:  # D_WLL
+        act(state, f"seat {state.node_seat} keeps the rest")
+
+
+def end_turns(state: HorusState) -> None:
+    """Every seat still to act this round ends its turn at once."""
+    while state.node in (2, 3):  # D_TURN, D_LOCK
+        seat = state.node_seat
+        if state.node == 3:
+            act(state, f"seat {seat} gives up the lock")
+        else:
+            act(state, f"seat {seat} ends the turn")
+
+
+def start(
+    adventurers: list[int], hands: dict[int, list[str]] | None = None, **options: object
+) -> HorusState:
+    """A game whose seats took these adventurers (seat 0 is the Dice Keeper).
+
+    ``hands`` lays cards in front of seats before the first round's phase 1 begins (the
+    last seat's choice starts it), for examples that begin "after many rounds".
+    """
+    state = new_state(len(adventurers), **options)
+    setup(state, adventurers[:-1])
+    for seat, names in (hands or {}).items():
+        fill(state, seat, names)
+    setup(state, adventurers[-1:])
+    return state
+
+
+def fill(state: HorusState, seat: int, names: list[str]) -> None:
+    """Lay these cards in front of ``seat``, taking them from where they lie at setup."""
+    for name in names:
+        t = card(name)
+        if cp.CARD_KIND[t] == cp.IDOL:
+            state.alcove_idol[cp.CARD_GOD[t]] = False
+        else:
+            assert state.supply[t] > 0
+            state.supply[t] -= 1
+        state.hand[seat].append(t)
+    state.hand[seat].sort()
+
+
+DAVID, CHANTAL, DELROY, ABDEL, RASPUTIN, MAKI, JOSE, EDGAR = range(8)

@@ -153,7 +153,8 @@ def action_text(s: HorusState, a: int, observer: int | None, full: bool) -> str:
         return f"{who} puts the block back and sets another aside unseen"
     if a in HEALS:
         kit, wound = HEALS[a]
-        return f"{who} uses a {cp.CARD_NAME[kit]} on a {cp.CARD_NAME[wound]}"
+        article = "an" if cp.CARD_NAME[kit][0] in "AEIOU" else "a"
+        return f"{who} uses {article} {cp.CARD_NAME[kit]} on a {cp.CARD_NAME[wound]}"
     if a == A_USE_REACTION:
         ability = "Reflexes" if s.node_arg in (cp.SNAKE, cp.SCORPION) else "Swimming"
         return f"{who} uses {ability}"
@@ -182,69 +183,100 @@ def action_text(s: HorusState, a: int, observer: int | None, full: bool) -> str:
 # --- the board ---------------------------------------------------------------------------
 
 _AREA_MARK = {cp.CORRIDOR: " ", cp.SAND: ".", cp.POND: "~", cp.COBRA: ",", cp.ENTRANCE: "E"}
+_SARC_MARK = ("s", "o", "_")  # closed, open with its treasure showing, emptied
+
+
+def _cell(view: dict[str, Any], sq: int, tokens: dict[int, str], fallen: set[int]) -> str:
+    """Four characters for one square."""
+    if sq in tokens:
+        return f"{tokens[sq][:4]:^4}"
+    if sq in fallen:
+        return "####"
+    number = cp.SQUARE_NUMBER[sq]
+    mark = _AREA_MARK[cp.AREA[sq]]
+    if cp.AREA[sq] == cp.CORRIDOR:
+        sarc = "".join(
+            _SARC_MARK[("closed", "open", "empty").index(view["sarcophagi"][k]["state"])]
+            for k in cp.SARCOPHAGI_AT[sq]
+        )
+        idol = "".join(
+            cp.GODS[g][0].upper() if cp.GODS[g] in view["idols_in_alcoves"] else "-"
+            for g in cp.ALCOVES_AT[sq]
+        )
+        return f"{sarc + idol:^4}"
+    return f"{number:>2}{mark} " if number else f" {mark}{mark} "
 
 
 def render(view: dict[str, Any]) -> str:
-    """The board as text (Rich markup for colour), then the players and their cards."""
-    cell = 4
-    grid: dict[int, str] = {}
-    for sq in range(cp.NUM_SQUARES):
-        number = cp.SQUARE_NUMBER[sq]
-        mark = _AREA_MARK[cp.AREA[sq]]
-        grid[sq] = f"{number:>2}{mark} " if number else f" {mark}{mark} "
-    for b in view["fallen_blocks"]:
-        grid[cp.BLOCK_SQUARE[b - 1]] = "[red]####[/red]"
+    """The board as plain text, then the players and their cards as the view shows them."""
+    fallen = {cp.BLOCK_SQUARE[b - 1] for b in view["fallen_blocks"]}
     tokens: dict[int, str] = {}
     for m in view["mummies"]:
-        sq = m["square"]
-        tokens[sq] = tokens.get(sq, "") + ("m" if m["down"] else "M")
+        tokens[m["square"]] = tokens.get(m["square"], "") + ("m" if m["down"] else "M")
     for p in view["players"]:
         if p["square"] is not None and p["status"] == "in the pyramid":
             tokens[p["square"]] = tokens.get(p["square"], "") + str(p["seat"])
-    for sq, tok in tokens.items():
-        grid[sq] = f"[bold]{tok[:4]:^4}[/bold]"
     lines: list[str] = []
-    for r in range(cp.HEIGHT):
+    for r in range(cp.HEIGHT + 1):
         top = ""
         mid = ""
-        for c in range(cp.WIDTH):
+        for c in range(cp.WIDTH + 1):
             sq = cp.SQUARE_AT.get((r, c), -1)
             up = cp.SQUARE_AT.get((r - 1, c), -1)
             left = cp.SQUARE_AT.get((r, c - 1), -1)
             joined_up = sq >= 0 and cp.NEIGHBOURS[sq][0] >= 0
             joined_left = sq >= 0 and cp.NEIGHBOURS[sq][3] >= 0
-            edge = sq >= 0 or up >= 0
-            top += "+" + (" . " if joined_up else "---" if edge else "   ").ljust(cell - 1)
+            corner = (
+                "+"
+                if (sq >= 0 or up >= 0 or left >= 0 or cp.SQUARE_AT.get((r - 1, c - 1), -1) >= 0)
+                else " "
+            )
+            if c < cp.WIDTH:
+                edge = "    " if joined_up else "----" if (sq >= 0 or up >= 0) else "    "
+                top += corner + edge
+            else:
+                top += corner
             wall = ":" if joined_left else "|" if (sq >= 0 or left >= 0) else " "
-            mid += wall + (grid[sq] if sq >= 0 else " " * cell)[: cell + 30]
-        right = "|" if cp.SQUARE_AT.get((r, cp.WIDTH - 1), -1) >= 0 else " "
-        lines.append(top.rstrip() + "+")
-        lines.append(mid + right)
-    lines.append("+---" * cp.WIDTH + "+")
-    lines.append("~ pond, . sand, , cobra nest, E exit, #### fallen block, M mummy, m shot mummy")
+            mid += wall + (_cell(view, sq, tokens, fallen) if sq >= 0 else "    ")[:4] * (
+                c < cp.WIDTH
+            )
+        lines.append(top.rstrip())
+        if r < cp.HEIGHT:
+            lines.append(mid.rstrip())
+    lines.append(
+        "Key: ~ pond, . sand, , cobra nest, E entrance and exit, numbers are block squares,"
+        " #### a fallen block; M mummy (m shot down), 0-5 adventurers by seat;"
+        " corridor: s/o/_ sarcophagus closed/open/empty, a letter the idol in its alcove."
+    )
     out = ["\n".join(lines)]
     out.append(
-        f"Round {view['round']}, phase: {view['phase']}; Dice Keeper: seat {view['dice_keeper']}"
-        f"; action dice {view['dice']}; mummy dice {view['mummy_dice']}"
+        f"Round {view['round']}, {view['phase']}; awaiting: {view['awaiting']};"
+        f" Dice Keeper: seat {view['dice_keeper']}; action dice {view['dice']};"
+        f" mummy dice {view['mummy_dice']}"
     )
     for p in view["players"]:
         adv = p["adventurer"] or "-"
-        cards = ", ".join(p["cards"]) or "no cards"
+        cards = ", ".join(p["cards"]) or "no cards showing"
         hidden = ", ".join(f"{n} face-down {o}" for o, n in p["face_down"].items())
-        bag = f"; bag: {', '.join(p['bag'])}" if p["bag"] else ""
+        bag = f"; in the bag: {', '.join(p['bag'])}" if p["bag"] else ""
         if p["bag_face_down"]:
-            bag += f"; {p['bag_face_down']} face-down in bag"
-        used = " (ability used)" if p["ability_used"] else ""
+            bag += f"; {p['bag_face_down']} face down in the bag"
+        used = " (ability used)" if p["ability_used"] else f" ({p['ability']})"
         out.append(
-            f"seat {p['seat']}: {adv}{used}, {p['status']}, WLL {p['wll']}, "
-            f"actions {p['actions']}: {cards}{'; ' + hidden if hidden else ''}{bag}"
+            f"seat {p['seat']}: {adv}{used}, {p['status']}, {p['card_count']} cards,"
+            f" WLL {p['wll']}, actions {p['actions']}: {cards}"
+            f"{'; ' + hidden if hidden else ''}{bag}"
         )
-    sarcs = " ".join(
-        f"{k}:{x['state'][0]}" + (f"={x['card']}" if x["card"] else "")
+    sarcs = ", ".join(
+        f"{k} {x['god']} {x['state']}" + (f" ({x['card']})" if x["card"] else "")
         for k, x in enumerate(view["sarcophagi"])
     )
     out.append(f"Sarcophagi: {sarcs}")
-    out.append("Idols in alcoves: " + ", ".join(view["idols_in_alcoves"]))
-    if view.get("lock"):
-        out.append(f"Lock: {view['lock']}")
+    out.append("Idols in their alcoves: " + (", ".join(view["idols_in_alcoves"]) or "none"))
+    if view["lock"]:
+        out.append(f"Lock of the {view['lock']['idol']} alcove: dice {view['lock']['dice']}")
+    if view["block_set_aside_number"] is not None:
+        out.append(f"Block set aside for phase 5: {view['block_set_aside_number']}")
+    if view.get("scores") is not None:
+        out.append(f"Scores: {view['scores']}")
     return "\n".join(out)

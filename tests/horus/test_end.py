@@ -1,0 +1,125 @@
+"""Every way the game ends, and how it is scored: escapes, chests, the variety bonus, the
+tie-breaks, adventurers sealed in or crushed, the empty box, and the mummies' victory.
+"""
+
+from __future__ import annotations
+
+from necropolis.engine import CHANCE
+from necropolis.games.horus.codes import ESCAPED, SEALED
+from necropolis.games.horus.state import HorusState
+from tests.horus.helpers import (
+    CHANTAL,
+    DAVID,
+    act,
+    card,
+    chance,
+    end_turns,
+    keep_all,
+    roll,
+    square,
+    start,
+)
+
+
+def _both_leave(state: HorusState) -> None:
+    keep_all(state)
+    roll(state, [6, 6, 1, 1, 1])
+    act(state, "seat 0 leaves the pyramid")
+    while state.current_player() == CHANCE:  # chests are rolled as their owner escapes
+        chance(state, 2)  # each chest worth 3
+    act(state, "seat 1 leaves the pyramid")
+    while state.current_player() == CHANCE:
+        chance(state, 2)
+
+
+def test_everyone_out_ends_the_game_and_the_best_load_wins() -> None:
+    hands = {
+        0: ["Hededet treasure (5)", "Sobek treasure (2)", "Sand chest"],
+        1: ["Hededet treasure (6)", "Necklace (3)"],
+    }
+    state = start([DAVID, CHANTAL], hands)
+    _both_leave(state)
+    assert state.is_terminal()
+    assert state.status == [ESCAPED, ESCAPED]
+    assert state.chest_rolls == [[3], []]
+    # 5 + 2 + 3 (chest) + 3 (two gods) = 13; 6 + 3 + 1 (one god; necklaces have none) = 10
+    assert state.scores() == [13.0, 10.0]
+    assert state.returns() == [1.0, 0.0]
+    assert state.view(1)["players"][0]["cards"]  # at the end the cards are shown
+
+
+def test_variety_bonus_counts_gods_of_treasures_and_idols() -> None:
+    hands = {
+        0: ["Hededet treasure (1)", "Sobek treasure (1)", "Thoth Idol", "Anubis Idol"],
+        1: ["Horus Idol"],
+    }
+    state = start([DAVID, CHANTAL], hands)
+    _both_leave(state)
+    # 1 + 1 + 3 + 4 = 9, four gods +10; the Horus idol: 5 and +1
+    assert state.scores() == [19.0, 6.0]
+
+
+def test_a_tie_goes_to_the_holder_of_the_horus_idol() -> None:
+    hands = {0: ["Hededet treasure (6)"], 1: ["Horus Idol"]}
+    state = start([DAVID, CHANTAL], hands)
+    _both_leave(state)
+    assert state.scores() == [7.0, 6.0]
+    state.hand[0] = [card("Hededet treasure (5)")]  # prepared: make it a tie at 6
+    assert state.scores() == [6.0, 6.0]
+    assert state.returns() == [0.0, 1.0]
+
+
+def test_a_tie_without_horus_goes_to_the_higher_idols_then_is_shared() -> None:
+    hands = {0: ["Anubis Idol", "Sobek treasure (1)"], 1: ["Thoth Idol", "Hededet treasure (2)"]}
+    state = start([DAVID, CHANTAL], hands)
+    _both_leave(state)
+    assert state.scores() == [8.0, 8.0]
+    assert state.returns() == [1.0, 0.0]  # Anubis idol 4 beats Thoth idol 3
+    state.hand[1] = [card("Anubis Idol"), card("Sobek treasure (1)")]
+    assert state.returns() == [0.5, 0.5]
+
+
+def test_an_adventurer_who_does_not_escape_scores_nothing() -> None:
+    state = start([DAVID, CHANTAL], {1: ["Hededet treasure (6)"] * 1})
+    state.square[1] = square(3, 4)
+    state.fallen[11:15] = [True] * 4  # blocks 12-15: the Cobra Nest is cut off
+    state.box = [b for b in state.box if not 11 <= b <= 14]
+    keep_all(state)
+    roll(state, [6, 6, 1, 1, 1])
+    act(state, "seat 0 leaves the pyramid")
+    end_turns(state)
+    roll(state, [1, 1, 1, 1, 1])
+    chance(state, 0)  # any block falls: the seal check finds Chantal cut off
+    assert state.status == [ESCAPED, SEALED]
+    assert state.is_terminal()
+    assert state.scores() == [0.0, 0.0]
+    assert state.returns() == [1.0, 0.0]  # escaping with nothing still beats the tomb
+
+
+def test_nobody_escapes_and_the_mummies_win() -> None:
+    state = start([DAVID, CHANTAL])
+    state.square[0] = square(3, 4)
+    state.square[1] = square(2, 4)
+    state.fallen[11:14] = [True] * 3
+    state.box = [b for b in state.box if not 11 <= b <= 13]
+    keep_all(state)
+    roll(state, [1, 1, 1, 1, 1])
+    end_turns(state)
+    roll(state, [1, 1, 1, 1, 1])
+    chance(state, 14)  # block 15 completes the seal
+    assert state.status == [SEALED, SEALED]
+    assert state.is_terminal()
+    assert state.returns() == [0.0, 0.0]
+
+
+def test_the_last_block_seals_whoever_is_still_inside() -> None:
+    state = start([DAVID, CHANTAL])
+    for b in range(35):  # prepared: 35 blocks down, none near the entrance matters
+        state.fallen[b] = True
+    state.box = [35]
+    keep_all(state)
+    roll(state, [1, 1, 1, 1, 1])
+    end_turns(state)
+    roll(state, [1, 1, 1, 1, 1])
+    chance(state, 35)
+    assert state.status == [SEALED, SEALED] and state.is_terminal()

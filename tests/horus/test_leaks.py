@@ -1,0 +1,159 @@
+"""Information leaks: two states that differ only in what a seat cannot see give that seat
+(and a spectator) the same view and the same tensor; each test also checks that the seat
+who can see the difference does see it, so that none of them passes for want of a change.
+"""
+
+from __future__ import annotations
+
+import random
+
+from necropolis.engine import CHANCE
+from necropolis.engine.driver import sample_chance
+from necropolis.games.horus import components as cp
+from necropolis.games.horus.state import HorusState
+from tests.horus.helpers import (
+    ABDEL,
+    CHANTAL,
+    DAVID,
+    RASPUTIN,
+    act,
+    card,
+    chance,
+    keep_all,
+    roll,
+    square,
+    start,
+)
+
+
+def _same_for(a: HorusState, b: HorusState, seats: list[int | None]) -> None:
+    game = a.game
+    for seat in seats:
+        va, vb = a.view(seat), b.view(seat)
+        assert va == vb, seat
+        assert game.encode_view(va) == game.encode_view(vb)
+
+
+def _swap(state: HorusState, holder: list[int], old: int, new: int) -> HorusState:
+    """``state`` with card ``old`` in ``holder`` exchanged for ``new`` from the supply."""
+    holder.remove(old)
+    holder.append(new)
+    holder.sort()
+    state.supply[new] -= 1
+    state.supply[old] += 1
+    return state
+
+
+def _with_treasure(**options: object) -> tuple[HorusState, HorusState]:
+    a = start([DAVID, CHANTAL, ABDEL], {1: ["Hededet treasure (2)", "Scorpion"]}, **options)
+    b = a.clone()
+    _swap(b, b.hand[1], card("Hededet treasure (2)"), card("Hededet treasure (6)"))
+    return a, b
+
+
+def test_face_down_treasures_are_hidden_from_the_others() -> None:
+    a, b = _with_treasure()
+    _same_for(a, b, [0, 2, None])
+    assert a.view(1) != b.view(1)
+
+
+def test_the_decks_are_hidden_from_everyone() -> None:
+    a = start([DAVID, CHANTAL])
+    b = a.clone()
+    # the same number of sand cards, in a different mix
+    b.supply[card("Hededet treasure (1)")] -= 1
+    b.supply[card("Hededet treasure (6)")] += 1
+    _same_for(a, b, [0, 1, None])
+
+
+def test_a_sarcophagus_read_with_linguistics_is_seen_by_its_reader_alone() -> None:
+    a = start([ABDEL, DAVID, CHANTAL])
+    a.square[0] = square(1, 0)
+    keep_all(a)
+    roll(a, [2, 2, 2, 1, 1])
+    k = cp.SARCOPHAGI_AT[square(1, 0)][0]
+    act(a, f"seat 0 uses Linguistics on sarcophagus {k}")
+    b = a.clone()
+    chance(a, card("Anubis treasure (6)"))
+    chance(b, card("Anubis treasure (10)"))
+    _same_for(a, b, [1, 2, None])
+    assert a.view(0) != b.view(0)
+    assert a.describe_action(a.legal_actions()[0], 1) == b.describe_action(b.legal_actions()[0], 1)
+
+
+def test_a_checked_block_is_seen_by_its_checker_alone() -> None:
+    a = start([RASPUTIN, DAVID, CHANTAL])
+    keep_all(a)
+    roll(a, [2, 2, 2, 1, 1])
+    act(a, "seat 0 uses Clairvoyance")
+    b = a.clone()
+    chance(a, 3)
+    chance(b, 30)
+    _same_for(a, b, [1, 2, None])
+    assert a.view(0) != b.view(0)
+    act(a, "seat 0 sets the checked block aside")
+    act(b, "seat 0 sets the checked block aside")
+    _same_for(a, b, [1, 2, None])
+    assert a.view(0) != b.view(0)
+
+
+def test_the_bag_hides_its_load() -> None:
+    a = start([DAVID, CHANTAL], {1: ["Bag", "Sobek treasure (2)"]})
+    act(a, "seat 1 puts Sobek treasure (2) in the bag")
+    b = a.clone()
+    _swap(b, b.bag[1], card("Sobek treasure (2)"), card("Sobek treasure (5)"))
+    _same_for(a, b, [0, None])
+    assert a.view(1) != b.view(1)
+
+
+def test_total_secrecy_hides_wounds_and_searched_cards() -> None:
+    a = start([DAVID, CHANTAL], {1: ["Scorpion", "Crowbar"]}, total_secrecy=True)
+    b = a.clone()
+    _swap(b, b.hand[1], card("Scorpion"), card("Hededet treasure (4)"))
+    _same_for(a, b, [0, None])
+    assert a.view(1) != b.view(1)
+    # under the normal rules the same difference shows
+    c = start([DAVID, CHANTAL], {1: ["Scorpion", "Crowbar"]})
+    d = c.clone()
+    _swap(d, d.hand[1], card("Scorpion"), card("Hededet treasure (4)"))
+    assert c.view(0) != d.view(0)
+
+
+def test_total_secrecy_keeps_a_draw_to_its_finder() -> None:
+    a = start([DAVID, CHANTAL], total_secrecy=True)
+    a.square[0] = square(5, 4)
+    keep_all(a)
+    roll(a, [2, 2, 1, 1, 1])
+    act(a, "seat 0 searches")
+    scorpion, treasure = card("Scorpion"), card("Hededet treasure (3)")
+    assert a.describe_action(scorpion, 1) == a.describe_action(treasure, 1)
+    assert a.describe_action(scorpion, 0) != a.describe_action(treasure, 0)
+    b = a.clone()
+    chance(a, scorpion)
+    chance(b, treasure)
+    _same_for(a, b, [1, None])
+
+
+def test_resampled_worlds_keep_every_count_and_back() -> None:
+    rng = random.Random(5)
+    for secrecy in (False, True):
+        state = start([DAVID, CHANTAL, ABDEL, RASPUTIN], total_secrecy=secrecy)
+        steps = 0
+        while not state.is_terminal() and steps < 400:
+            steps += play_random_steps(state, rng, 25)
+            for seat in range(4):
+                world = state.resample(seat, random.Random(steps))
+                assert world.view(seat) == state.view(seat)
+
+
+def play_random_steps(state: HorusState, rng: random.Random, k: int) -> int:
+    """Play up to ``k`` random steps; how many were played."""
+    played = 0
+    while played < k and not state.is_terminal():
+        if state.current_player() == CHANCE:
+            state.apply_action(sample_chance(state, rng))
+        else:
+            legal = state.legal_actions()
+            state.apply_action(legal[rng.randrange(len(legal))])
+        played += 1
+    return played

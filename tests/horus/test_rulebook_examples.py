@@ -1,0 +1,156 @@
+"""The rulebook's worked examples, replayed by choosing their chance outcomes.
+
+The printed dice faces were lost with the rulebook's pictures; where an example needs
+faces, the test uses faces that give exactly the counts its text states. Positions the
+examples assume (cards already in front of a player, a figure on a given square) are
+prepared by setting fields, each naming the passage it prepares.
+"""
+
+from __future__ import annotations
+
+from necropolis.engine import CHANCE
+from necropolis.games.horus import components as cp
+from necropolis.games.horus.codes import INSIDE, SEALED
+from necropolis.games.horus.state import HorusState
+from tests.horus.helpers import (
+    CHANTAL,
+    DAVID,
+    DELROY,
+    act,
+    card,
+    chance,
+    end_turns,
+    keep_all,
+    roll,
+    square,
+    start,
+)
+
+GREEN, RED, BLUE, YELLOW, WHITE = range(5)
+
+
+def wll_example() -> HorusState:
+    """'Wound and load adjustment': David 6 cards, Chantal 8, Delroy 3 with the Sobek idol."""
+    hands = {
+        0: ["Hededet treasure (2)"] * 2 + ["Sobek treasure (3)"] * 2 + ["Scorpion", "Crocodile"],
+        1: ["Hededet treasure (4)"] * 2
+        + ["Sobek treasure (4)"] * 2
+        + ["Sobek treasure (1)", "Crowbar", "Bag", "Snake"],
+        2: ["Hededet treasure (5)", "Sobek Idol", "Mummy wound"],
+    }
+    return start([DAVID, CHANTAL, DELROY], hands)
+
+
+def test_wound_and_load_levels_of_the_three_players() -> None:
+    state = wll_example()
+    keep_all(state)
+    assert state.current_player() == CHANCE  # the action dice come next
+    assert state.wll == [3, 4, 2]
+
+
+def test_number_of_actions_with_sobeks_curse() -> None:
+    state = wll_example()
+    keep_all(state)
+    # faces for green, red, blue, yellow, white that give the example's counts
+    roll(state, [3, 2, 4, 3, 4])
+    assert state.actions == [4, 2, 4]  # Delroy loses the green die to Sobek's curse
+    level_five = sum(1 for d in state.dice if d >= 5)
+    assert level_five == 0  # "a player with a WLL of 5 would have no actions"
+
+
+def test_search_in_the_cobra_nest() -> None:
+    state = start([DAVID, CHANTAL])
+    state.square[0] = square(7, 4)  # "David Gore is in the Cobra Nest"
+    keep_all(state)
+    roll(state, [4, 4, 4, 4, 1])
+    assert state.actions[0] == 4
+    act(state, "seat 0 searches")
+    necklace = card("Necklace (2)")
+    assert "Necklace (2)" in state.describe_action(necklace, 1)  # briefly shown to all
+    chance(state, necklace)
+    act(state, "seat 0 searches")
+    chance(state, card("Crowbar"))
+    act(state, "seat 0 searches")
+    chance(state, card("Snake"))
+    assert sorted(state.hand[0]) == sorted([necklace, card("Crowbar"), card("Snake")])
+    other = state.view(1)["players"][0]
+    assert other["face_down"] == {"rubble": 1}  # the treasure lies face down
+    assert sorted(other["cards"]) == ["Crowbar", "Snake"]  # equipment and bite face up
+    act(state, "seat 0 moves north")
+    assert state.actions[0] == 0
+    assert state.square[0] == square(6, 4)
+
+
+def test_open_a_sarcophagus_and_take_its_treasure() -> None:
+    state = start([DAVID, CHANTAL])
+    state.square[1] = square(5, 0)  # "Chantal Sarti is ... next to the Anubis sarcophagi"
+    state.mummy_pos[0] = 0  # keep Initkaes out of her way (at the section's far end)
+    keep_all(state)
+    roll(state, [4, 4, 1, 1, 1])
+    assert state.actions[1] == 2
+    act(state, "seat 0 ends the turn")
+    k = cp.SARCOPHAGI_AT[square(5, 0)][0]
+    act(state, f"seat 1 opens sarcophagus {k}")
+    cat = card("Anubis treasure (9)")
+    chance(state, cat)
+    shown = state.view(0)["sarcophagi"][k]
+    assert shown["state"] == "open" and shown["card"] == "Anubis treasure (9)"
+    act(state, f"seat 1 takes the treasure of sarcophagus {k}")
+    assert cat in state.hand[1]
+    assert state.view(0)["players"][1]["face_down"] == {"anubis": 1}
+    assert state.view(0)["sarcophagi"][k]["state"] == "empty"
+    assert state.actions[1] == 0
+
+
+def test_lock_picked_with_a_reroll() -> None:
+    state = start([DAVID, CHANTAL, DELROY])
+    state.square[2] = square(6, 9)  # "Delroy is next to the Sobek alcove"
+    state.mummy_pos[2] = 1  # Imhotep far up its section, away from Delroy
+    keep_all(state)
+    roll(state, [2, 2, 2, 1, 1])
+    assert state.actions[2] == 3
+    act(state, "seat 0 ends the turn")
+    act(state, "seat 1 ends the turn")
+    act(state, "seat 2 picks the lock of the Sobek alcove")
+    roll(state, [2, 1, 4, 3, 5])  # the lock needs a 2, a 4 and a 6 (reconstructed)
+    assert state.lock_god == cp.GOD_INDEX["sobek"]
+    act(state, "seat 2 rerolls red, yellow, white")
+    roll(state, [6, 1, 1])
+    assert card("Sobek Idol") in state.hand[2]
+    assert not state.alcove_idol[cp.GOD_INDEX["sobek"]]
+    assert state.actions[2] == 1  # the idol itself costs no action
+    act(state, "seat 2 moves north")
+    assert state.actions[2] == 0
+
+
+def test_imhotep_turns_at_the_wall() -> None:
+    state = start([DAVID, CHANTAL])
+    keep_all(state)
+    roll(state, [1, 1, 1, 1, 1])
+    end_turns(state)
+    imhotep = cp.MUMMY_NAMES.index("Imhotep")
+    assert state.mummy_square(imhotep) == square(4, 9)
+    roll(state, [4, 6, 5, 1, 3])  # three dice of four or more
+    assert state.mummy_square(imhotep) == square(5, 9)  # two down, turn, one back
+    assert state.mummy_facing[imhotep] == -1
+    initkaes = cp.MUMMY_NAMES.index("Initkaes")
+    assert state.mummy_square(initkaes) == square(5, 0)  # three squares south, no wall
+
+
+def test_block_15_seals_the_cobra_nest() -> None:
+    state = start([DAVID, CHANTAL, DELROY])
+    keep_all(state)
+    roll(state, [1, 1, 1, 1, 1])
+    end_turns(state)
+    roll(state, [1, 1, 1, 1, 1])
+    # the example's position: blocks 12, 13 and 14 already down, David in the Cobra Nest,
+    # the others out in the Scorpion Pit and the Crocodile Pond
+    for b in (12, 13, 14):
+        state.fallen[b - 1] = True
+        state.box.remove(b - 1)
+    state.square[0] = square(7, 4)
+    state.square[1] = square(5, 5)
+    state.square[2] = square(3, 4)
+    chance(state, 15 - 1)  # block 15 falls
+    assert state.status == [INSIDE, SEALED, SEALED]
+    assert not state.is_terminal()

@@ -1,0 +1,137 @@
+"""Every way an adventurer is wounded: the searched dangers, the mummy's touch in its four
+ways, several mummies or several adventurers on one square, the falling block, the card
+limit that forces a discard, and the twelve wounds that turn an adventurer into a mummy.
+"""
+
+from __future__ import annotations
+
+from necropolis.games.horus import components as cp
+from necropolis.games.horus.codes import CRUSHED, INSIDE, MUMMIFIED
+from necropolis.games.horus.state import HorusState
+from tests.horus.helpers import (
+    CHANTAL,
+    DAVID,
+    EDGAR,
+    act,
+    card,
+    chance,
+    end_turns,
+    keep_all,
+    roll,
+    square,
+    start,
+)
+
+INITKAES, SANAKHT, IMHOTEP = range(3)
+
+
+def _turns(state: HorusState, faces: list[int]) -> None:
+    keep_all(state)
+    roll(state, faces)
+
+
+def test_search_dangers_are_wounds_by_area() -> None:
+    state = start([DAVID, CHANTAL])
+    state.square[0] = square(5, 4)  # sand
+    state.square[1] = square(3, 4)  # pond
+    _turns(state, [2, 2, 2, 1, 1])
+    act(state, "seat 0 searches")
+    assert {t for t, _ in state.chance_outcomes()} == set(cp.TYPES_OF_ORIGIN[cp.SAND_DECK])
+    chance(state, card("Scorpion"))
+    act(state, "seat 0 ends the turn")
+    act(state, "seat 1 searches")
+    assert {t for t, _ in state.chance_outcomes()} == set(cp.TYPES_OF_ORIGIN[cp.WATER_DECK])
+    chance(state, card("Crocodile"))
+    assert state.hand == [[card("Scorpion")], [card("Crocodile")]]
+    assert state.view(1)["players"][0]["cards"] == ["Scorpion"]  # wounds lie face up
+
+
+def test_touch_when_an_adventurer_walks_into_a_mummy() -> None:
+    state = start([DAVID, CHANTAL])
+    state.square[0] = square(3, 0)
+    _turns(state, [2, 1, 1, 1, 1])
+    act(state, "seat 0 moves north")  # Initkaes stands on (2, 0)
+    assert state.hand[0] == [cp.MUMMY_WOUND]
+
+
+def test_touch_when_a_mummy_walks_over_adventurers_all_of_them() -> None:
+    state = start([DAVID, CHANTAL])
+    state.square[0] = state.square[1] = square(3, 0)
+    _turns(state, [1, 1, 1, 1, 1])
+    end_turns(state)
+    roll(state, [4, 1, 1, 1, 1])  # one step: Initkaes (facing south) enters (3, 0)
+    assert state.hand == [[cp.MUMMY_WOUND], [cp.MUMMY_WOUND]]
+
+
+def test_touch_when_they_stay_together_into_the_next_round() -> None:
+    state = start([DAVID, CHANTAL])
+    state.square[0] = square(2, 0)  # already on Initkaes's square
+    _turns(state, [1, 1, 1, 1, 1])
+    end_turns(state)
+    roll(state, [1, 1, 1, 1, 1])  # no mummy moves
+    assert state.hand[0] == [cp.MUMMY_WOUND]
+
+
+def test_touch_when_a_jump_from_a_block_lands_on_a_mummy() -> None:
+    state = start([DAVID, CHANTAL])
+    state.square[0] = square(1, 3)  # block 2's square, open to the corridor at (0, 3)
+    state.mummy_pos[SANAKHT] = 3  # Sanakht on (0, 3)
+    _turns(state, [1, 1, 1, 1, 1])
+    end_turns(state)
+    roll(state, [1, 1, 1, 1, 1])
+    chance(state, 1)  # block 2 falls
+    act(state, "seat 0 jumps north")
+    assert sorted(state.hand[0]) == sorted([cp.BLOCK_WOUND, cp.MUMMY_WOUND])
+
+
+def test_two_mummies_on_one_square_wound_twice() -> None:
+    state = start([DAVID, CHANTAL])
+    state.square[0] = square(1, 0)
+    state.mummy_pos[INITKAES] = 6  # both on the shared corner (0, 0)
+    state.mummy_pos[SANAKHT] = 0
+    _turns(state, [2, 1, 1, 1, 1])
+    act(state, "seat 0 moves north")
+    assert state.hand[0] == [cp.MUMMY_WOUND, cp.MUMMY_WOUND]
+
+
+def test_a_block_with_no_free_square_around_crushes() -> None:
+    state = start([DAVID, CHANTAL])
+    for b in (11, 17, 31):  # the squares around block 16's square (5, 2)
+        state.fallen[b - 1] = True
+        state.box.remove(b - 1)
+    state.square[0] = square(5, 2)
+    _turns(state, [1, 1, 1, 1, 1])
+    end_turns(state)
+    roll(state, [1, 1, 1, 1, 1])
+    chance(state, 15)  # block 16
+    assert state.status[0] == CRUSHED
+    assert state.status[1] == INSIDE
+
+
+def test_a_mummy_wound_at_twelve_cards_forces_a_discard() -> None:
+    hand = ["Hededet treasure (2)"] * 2 + ["Scorpion"] * 6 + ["Crocodile"] * 4
+    state = start([DAVID, CHANTAL], {0: hand})
+    state.square[0] = square(3, 0)
+    _turns(state, [6, 1, 1, 1, 1])
+    act(state, "seat 0 moves north")
+    assert state.view(0)["awaiting"] == "make room"
+    texts = [state.action_to_string(a) for a in state.legal_actions()]
+    assert texts == ["seat 0 discards Hededet treasure (2) to make room"]  # never a wound
+    act(state, texts[0])
+    assert len(state.hand[0]) == 12 and cp.MUMMY_WOUND in state.hand[0]
+
+
+def test_twelve_wounds_and_a_touch_make_a_mummy_that_then_walks() -> None:
+    hand = ["Scorpion"] * 6 + ["Crocodile"] * 6
+    state = start([EDGAR, CHANTAL], {0: hand})
+    state.square[0] = square(3, 0)
+    _turns(state, [6, 1, 1, 1, 1])
+    act(state, "seat 0 moves north")
+    assert state.status[0] == MUMMIFIED
+    assert len(state.mummy_pos) == 4 and state.mummy_seat[3] == 0
+    assert state.mummy_square(3) == square(2, 0)
+    end_turns(state)
+    state.square[1] = square(1, 0)  # Chantal waits where the new mummy walks
+    roll(state, [4, 1, 1, 1, 1])  # one step: the new mummy faces north, Initkaes south
+    assert state.mummy_square(3) == square(1, 0)
+    assert state.hand[1] == [cp.MUMMY_WOUND]
