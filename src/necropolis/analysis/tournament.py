@@ -263,7 +263,10 @@ class TournamentResult:
         ax.legend()
         ax = axes[1]
         ratings = [bots[n]["elo"] for n in names]
-        ax.bar(names, ratings, yerr=_bars(ratings, [bots[n]["elo_ci95"] for n in names]))
+        # Points, not bars: a rating has no zero for a bar to grow from.
+        elo_bars = _bars(ratings, [bots[n]["elo_ci95"] for n in names])
+        ax.errorbar(names, ratings, yerr=elo_bars, fmt="o", capsize=5)
+        ax.margins(x=0.2)
         ax.axhline(ELO_MEAN, color="grey", linestyle="--")
         ax.set_title("Elo (Bradley–Terry, 95% bootstrap)")
         ax = axes[2]
