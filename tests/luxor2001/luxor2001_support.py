@@ -79,9 +79,9 @@ def setup(
     """
     for name in pharaohs:
         state.apply_action(CH_PHARAOH + A[name])
-    hands = [list(h) for h in hands]
+    dealt = [list(h) for h in hands]
     for k in range(3 * state.n):
-        state.apply_action(CH_CARD + hands[k % state.n][k // state.n])
+        state.apply_action(CH_CARD + dealt[k % state.n][k // state.n])
     if state.curse:
         assert state.phase == rules.BACK
         if back is None:
