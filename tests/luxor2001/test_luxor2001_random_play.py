@@ -11,13 +11,13 @@ import random
 
 import pytest
 
-from necropolis.games.luxor2001 import LuxorState
+from necropolis.games.luxor2001 import LuxorState, rules
 from necropolis.games.luxor2001.components import (
     NUM_CARDS,
     NUM_CURSES,
     SARCOPHAGUS_VALUES,
 )
-from tests.luxor2001.luxor2001_support import new_state, play_random
+from tests.luxor2001.luxor2001_support import new_state, play_random, random_step
 
 VALUE_TABLE = {1: (3, 4), 2: (5, 6), 3: (7, 8, 10)}  # the rulebook's values by eye count
 
@@ -78,8 +78,13 @@ def test_random_games_finish_with_components_conserved(
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_thousand_random_games(players: int) -> None:
     rng = random.Random(2001 + players)
+    phases: set[int] = set()
     for i in range(1000):
         options = {"curse": i % 4 == 1 or i % 4 == 3, "sphinx": i % 4 >= 2}
         state = new_state(players, **options)
-        play_random(state, rng)
+        while not state.is_terminal():
+            phases.add(state.phase)
+            random_step(state, rng)
         check_finished(state)
+    # Random play reaches every step of the rules, relocations and curse gifts included.
+    assert phases == set(range(len(rules.PHASE_NAMES))) - {rules.END}
