@@ -1,0 +1,140 @@
+"""Measure The Pyramid of Horus under random play and under a simple sensible policy.
+
+Run ``python -m tests.horus.measure [games]``. Random play is a poor player (it walks out
+of the entrance at once or wanders until sealed in), so a second policy checks that the
+reconstructed board gives a real game: each adventurer walks in, searches the sand and
+the pond, visits the corridor to open sarcophagi, and heads back for the exit once loaded
+or once the blocks start to pile up. Prints steps per second, rounds, escapes and how
+often nobody escapes, per player count.
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+import time
+from collections import Counter
+
+import necropolis
+from necropolis.engine import CHANCE
+from necropolis.engine.driver import sample_chance
+from necropolis.games.horus import components as cp
+from necropolis.games.horus.codes import (
+    A_DONE,
+    A_LEAVE,
+    A_MOVE,
+    A_OPEN,
+    A_REROLL,
+    A_SEARCH,
+    A_TAKE,
+    A_USE_REACTION,
+    D_LOCK,
+    D_REACT,
+    D_TURN,
+    ESCAPED,
+)
+from necropolis.games.horus.state import HorusState
+
+
+def _distances(state: HorusState, targets: list[int]) -> list[int]:
+    far = 10**6
+    dist = [far] * cp.NUM_SQUARES
+    frontier = [t for t in targets if not state.blocked(t)]
+    for t in frontier:
+        dist[t] = 0
+    while frontier:
+        nxt = []
+        for sq in frontier:
+            for nb in cp.NEIGHBOURS[sq]:
+                if nb >= 0 and dist[nb] == far and not state.blocked(nb):
+                    dist[nb] = dist[sq] + 1
+                    nxt.append(nb)
+        frontier = nxt
+    return dist
+
+
+def _step_toward(state: HorusState, seat: int, legal: list[int], targets: list[int]) -> int:
+    dist = _distances(state, targets)
+    here = state.square[seat]
+    best = min(
+        (a for a in legal if A_MOVE <= a < A_MOVE + 4),
+        key=lambda a: dist[cp.NEIGHBOURS[here][a - A_MOVE]],
+        default=A_DONE,
+    )
+    if best != A_DONE and dist[cp.NEIGHBOURS[here][best - A_MOVE]] < dist[here]:
+        return best
+    return A_DONE
+
+
+def explorer(state: HorusState, rng: random.Random) -> int:
+    seat = state.current_player()
+    legal = state.legal_actions()
+    if state.node == D_REACT:
+        return A_USE_REACTION
+    if state.node == D_LOCK:
+        return A_REROLL + 30 if A_REROLL + 30 in legal else legal[-1]
+    if state.node != D_TURN:
+        return A_DONE if A_DONE in legal else legal[0]
+    loot = sum(1 for t in state.hand[seat] if cp.CARD_KIND[t] in (cp.TREASURE, cp.IDOL))
+    danger = sum(state.fallen) >= 12 or state.wounds(seat) >= 4
+    if loot >= 4 or danger or len(state.hand[seat]) >= 8:
+        if A_LEAVE in legal:
+            return A_LEAVE
+        return _step_toward(state, seat, legal, list(cp.ENTRANCES))
+    for a in legal:
+        if A_TAKE <= a < A_TAKE + cp.NUM_SARCOPHAGI or A_OPEN <= a < A_OPEN + cp.NUM_SARCOPHAGI:
+            return a
+    area = cp.AREA[state.square[seat]]
+    if A_SEARCH in legal and area in (cp.SAND, cp.POND) and rng.random() < 0.6:
+        return A_SEARCH
+    targets = [sq for _, sq in cp.SARCOPHAGI]
+    move = _step_toward(state, seat, legal, targets)
+    if move != A_DONE:
+        return move
+    return legal[rng.randrange(len(legal))]
+
+
+def run(players: int, games: int, policy: str) -> None:
+    game = necropolis.load_game("horus", players=players)
+    rng = random.Random(players)
+    rounds: Counter[int] = Counter()
+    steps = 0
+    nobody = 0
+    escapes = 0
+    score = 0.0
+    start = time.perf_counter()
+    for _ in range(games):
+        state = game.new_initial_state()
+        assert isinstance(state, HorusState)
+        while not state.is_terminal():
+            if state.current_player() == CHANCE:
+                action = sample_chance(state, rng)
+            elif policy == "random":
+                legal = state.legal_actions()
+                action = legal[rng.randrange(len(legal))]
+            else:
+                action = explorer(state, rng)
+            state.apply_action(action)
+            steps += 1
+        rounds[state.round] += 1
+        out = [s for s in range(players) if state.status[s] == ESCAPED]
+        escapes += len(out)
+        nobody += not out
+        score += sum(state.scores()[s] for s in out)
+    elapsed = time.perf_counter() - start
+    spread = sorted(rounds.elements())
+    quart = [spread[int(q * (len(spread) - 1))] for q in (0.0, 0.25, 0.5, 0.75, 1.0)]
+    print(
+        f"{policy:8} players={players} games={games} steps/s={steps / elapsed:,.0f}"
+        f" steps/game={steps / games:.0f} rounds min/q1/median/q3/max={quart}"
+        f" escaped/adventurer={escapes / (games * players):.2f}"
+        f" nobody escaped={nobody / games:.1%}"
+        f" mean escaped score={score / max(escapes, 1):.1f}"
+    )
+
+
+if __name__ == "__main__":
+    count = int(sys.argv[1]) if len(sys.argv) > 1 else 200
+    for policy in ("random", "explorer"):
+        for n in range(2, 7):
+            run(n, count, policy)
