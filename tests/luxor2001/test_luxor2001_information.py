@@ -200,3 +200,19 @@ def test_action_strings_unique_and_rendering() -> None:
         random_step(state, rng)
     board = game.render_view(state.view(0))
     assert "Pillars" in board and "Scores" in board and "camel" in board
+
+
+def test_resample_depends_only_on_the_view() -> None:
+    for seed in range(4):
+        state = midgame(3, seed, curse=True)
+        for seat in range(3):
+            twin = hidden_twin(state, seat)
+            a = state.resample(seat, random.Random(seed))
+            b = twin.resample(seat, random.Random(seed))
+            assert (a.hands, a.pile, a.pharaoh, a.held, a.value_pool) == (
+                b.hands,
+                b.pile,
+                b.pharaoh,
+                b.held,
+                b.value_pool,
+            )

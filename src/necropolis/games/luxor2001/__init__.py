@@ -9,7 +9,7 @@ and the eyes of the Sphinx. Rules: ``docs/rules/luxor2001.md``.
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from necropolis.engine.errors import OptionError
 from necropolis.engine.options import Option
@@ -21,6 +21,9 @@ from necropolis.games.luxor2001.components import (
     NUM_DISTINCT_ACTIONS,
 )
 from necropolis.games.luxor2001.state import LuxorState
+
+if TYPE_CHECKING:
+    from necropolis.engine.protocol import Policy
 
 
 class Luxor2001Game(Game):
@@ -78,6 +81,11 @@ class Luxor2001Game(Game):
 
     def render_view(self, v: View) -> str:
         return text.render_view(v)
+
+    def heuristic_policy(self) -> Policy:
+        from necropolis.games.luxor2001 import heuristic
+
+        return heuristic.policy
 
 
 GAME = Luxor2001Game

@@ -218,7 +218,8 @@ class LuxorState(State):
         n = self.n
         # Cards: the pile and the other hands are one pool of cards this seat has not seen.
         others = [s for s in range(n) if s != seat]
-        pool = new.pile + [c for s in others for c in new.hands[s]]
+        # Sorted first, so the result depends only on the view and the generator.
+        pool = sorted(new.pile + [c for s in others for c in new.hands[s]])
         rng.shuffle(pool)
         k = 0
         for s in others:
@@ -247,6 +248,7 @@ class LuxorState(State):
             for v in range(len(VALUE_EYES)):
                 if VALUE_EYES[v] == eyes:
                     values += [v] * new.value_pool[v]
+            values.sort()
             rng.shuffle(values)
             for (s, i), v in zip(slots, values, strict=False):
                 new.held[s][i] = (new.held[s][i] & ~7) | v
