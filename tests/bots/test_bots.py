@@ -125,3 +125,11 @@ def test_one_ply_fallback_finds_the_immediate_win() -> None:
     state = nim(2, players=3)
     assert one_ply_monte_carlo(SeatWindow(state, 0), random.Random(0)) == 1
     assert one_ply_monte_carlo(SeatWindow(dealt([1, 3]), 0), random.Random(0)) == REDRAW
+
+
+def test_placement_counts_the_seats_outscored() -> None:
+    from necropolis.bots.heuristic import _placement
+
+    assert _placement([3.0, 5.0, 5.0], 1) == 0.75
+    assert _placement([3.0, 5.0, 7.0], 2) == 1.0
+    assert _placement([3.0, 5.0, 7.0], 0) == 0.0

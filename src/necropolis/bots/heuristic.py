@@ -5,10 +5,11 @@ then simply follows it. Until a game has one, the bot falls back to flat Monte C
 ply deep: it draws a few determinizations of the seat's window (the same worlds for every
 candidate, so that the comparison is not blurred by luck), applies each legal action in
 each world, plays the world out with the game's rollout policy, and keeps the action with
-the best mean return for its seat (ties broken at random). It reads nothing but the
-window, costs ``worlds × actions`` rollouts, and needs no knowledge of the game, which is
-why it is the fallback: cheap, never illegal, and much better than random wherever the
-immediate consequences of a move show in how matches end.
+the best mean return for its seat; a small bonus for outscoring the other seats separates
+actions that win equally often, and remaining ties are broken at random. It reads nothing
+but the window, costs ``worlds × actions`` rollouts, and needs no knowledge of the game,
+which is why it is the fallback: cheap, never illegal, and much better than random
+wherever the immediate consequences of a move show in how matches end.
 """
 
 from __future__ import annotations
@@ -16,6 +17,18 @@ from __future__ import annotations
 import random
 
 from necropolis.engine.seat import SeatWindow
+
+#: How much finishing higher among the losers counts, beside a whole win (1). Small, so
+#: that it only separates actions that win equally often (with several players, often
+#: none of a handful of rollouts is won, and every action would otherwise tie).
+PLACE_WEIGHT = 0.01
+
+
+def _placement(scores: list[float], seat: int) -> float:
+    """The share of the other seats that ``seat`` outscored (a tie counts half)."""
+    mine = scores[seat]
+    beaten = sum(1.0 if s < mine else 0.5 if s == mine else 0.0 for s in scores)
+    return (beaten - 0.5) / (len(scores) - 1)  # the seat ties with itself: take that out
 
 
 def one_ply_monte_carlo(
@@ -41,7 +54,7 @@ def one_ply_monte_carlo(
             world.apply_action(action)
             while not world.is_terminal():
                 world.apply_action(world.rollout_action(rng))
-            total += world.returns()[seat]
+            total += world.returns()[seat] + PLACE_WEIGHT * _placement(world.scores(), seat)
         if total > best_total:
             best, best_total = [action], total
         elif total == best_total:
