@@ -82,6 +82,7 @@ def start(
 def put_adventurers(st: LuxorState, seat: int, fields: Mapping[int, int], awake: int = 0) -> None:
     """Stand ``seat``'s active adventurers on ``fields`` (field -> count); ``awake`` of the
     sleeping ones (first statues first) count as woken. Prepared-position helper."""
+    st.ends_cache = None
     base = seat * NUM_FIELDS
     for f in range(NUM_FIELDS):
         st.adventurers[base + f] = fields.get(f, 0)
@@ -93,6 +94,7 @@ def put_adventurers(st: LuxorState, seat: int, fields: Mapping[int, int], awake:
 def put_temple_tile(st: LuxorState, field: int, front: int) -> None:
     """Turn up ``front`` on ``field`` as if its treasure had been taken, from the matching stack
     (the treasure goes back to the box's count of laid tiles)."""
+    st.ends_cache = None
     back = FIELD_SYMBOL[field]
     assert back >= 0
     assert st.temple_counts[back][front] > 0
@@ -103,6 +105,7 @@ def put_temple_tile(st: LuxorState, field: int, front: int) -> None:
 def put_hand(st: LuxorState, seat: int, kinds: Sequence[int], origins: Sequence[int]) -> None:
     """Replace ``seat``'s hand: old cards go back to their piles, the new ones come from the
     pile their origin names (3 + epoch: the draw pile; 0..2: a Horus deck)."""
+    st.ends_cache = None
     for kind, origin in zip(st.hands[seat], st.origins[seat], strict=True):
         if origin < 3:
             st.horus_counts[origin][kind] += 1

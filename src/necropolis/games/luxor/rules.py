@@ -146,9 +146,13 @@ def distance_options(st: LuxorState, seat: int, field: int) -> list[int]:
 
 def playable_ends(st: LuxorState) -> tuple[bool, bool]:
     """Whether the leftmost and the rightmost card of the player to move allow a move."""
+    cached = st.ends_cache
+    if cached is not None:
+        return cached
     hand = st.hands[st.seat]
     left = card_can_move(st, st.seat, hand[0])
     right = left if hand[-1] == hand[0] else card_can_move(st, st.seat, hand[-1])
+    st.ends_cache = (left, right)
     return left, right
 
 
@@ -209,6 +213,7 @@ def apply(st: LuxorState, action: int) -> None:
     seat = st.seat
     if phase == P_PLAY:
         _play(st, seat, action)
+        st.ends_cache = None  # the hand and the board change from here on
     elif phase == P_DRAW:
         st.draw_counts[action] -= 1
         st.draw_size -= 1
@@ -540,6 +545,7 @@ def _end_turn(st: LuxorState) -> None:
     st.no_draw = False
     st.options = []
     st.pending = -1
+    st.ends_cache = None
     last_of_round = st.seat == n - 1
     if last_of_round:
         st.round += 1

@@ -51,6 +51,7 @@ class LuxorState(State):
         "draw_counts",
         "draw_size",
         "ending",
+        "ends_cache",
         "entries",
         "epoch",
         "final",
@@ -156,6 +157,9 @@ class LuxorState(State):
         self.no_draw: bool = False
         self.options: list[int] = []
         self.pending: int = -1
+        #: Whether the mover's leftmost and rightmost cards allow a move (None: not yet
+        #: worked out since the last action); a cache, derived from the fields above.
+        self.ends_cache: tuple[bool, bool] | None = None
         #: Consecutive turns in which the player could not move at all.
         self.no_move_turns: int = 0
         #: Completed rounds and completed turns.
@@ -246,6 +250,7 @@ class LuxorState(State):
         new.no_draw = self.no_draw
         new.options = self.options[:]
         new.pending = self.pending
+        new.ends_cache = self.ends_cache
         new.no_move_turns = self.no_move_turns
         new.round = self.round
         new.turns = self.turns

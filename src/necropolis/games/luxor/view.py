@@ -243,6 +243,7 @@ def encode_view(view: View) -> list[float]:
 def resample(st: LuxorState, seat: int, rng: random.Random) -> LuxorState:
     """A state ``seat`` cannot tell from ``st``, its unseen cards and scarabs redrawn."""
     new = st.clone()
+    new.ends_cache = None  # the mover's hand may be redrawn
     others = [s for s in range(st.num_players) if s != seat]
     # Cards: each origin (Horus level, starting-deck shuffle) is a pool of its own. What the
     # seat cannot place is that pool's undrawn rest plus the others' cards from it.
