@@ -188,3 +188,29 @@ def test_the_board_shows_only_the_viewers_hand() -> None:
     assert "burial chamber" in text and "Anubis statue 1" in text
     spectator = GAME(players=2).render_view(st.view(None))
     assert "1 | 2 | 3 | 4 | 5" not in spectator
+
+
+def test_action_names_are_unique_and_read_back_along_random_play() -> None:
+    for players in (2, 4):
+        st = GAME(players=players).new_initial_state()
+        rng = random.Random(5 + players)
+        while not st.is_terminal():
+            if st.is_chance_node():
+                actions = [a for a, _ in st.chance_outcomes()]
+            else:
+                actions = st.legal_actions()
+            names = [st.action_to_string(a) for a in actions]
+            assert len(set(names)) == len(names), names
+            pick = rng.choice(actions) if not st.is_chance_node() else None
+            if pick is not None:
+                assert st.string_to_action(st.action_to_string(pick)) == pick
+            random_playout(st, rng, limit=1)
+        board = GAME(players=players).render_view(st.view(0))
+        assert "Final scoring" in board
+
+
+def test_dealing_is_described_only_to_the_seat_dealt_to() -> None:
+    st = GAME(players=2).new_initial_state()
+    assert st.describe_action(ONE, 0) == "you are dealt a 1 card"
+    assert st.describe_action(ONE, 1) == "seat 0 is dealt a card"
+    assert st.describe_action(ONE, None) == "seat 0 is dealt a card"

@@ -15,9 +15,9 @@ from necropolis.games.luxor import movement, rules
 from necropolis.games.luxor.components import (
     ANUBIS_AFTER,
     BACKS,
+    BLANK_FIELDS,
     BURIAL_CHAMBER,
     CARD_LABELS,
-    FIELD_HORUS_LEVEL,
     FIELD_POINTS,
     FIELD_SYMBOL,
     HAND_SIZE,
@@ -67,7 +67,7 @@ def tile_label(code: int) -> str:
     if code < HORUS_TILE_BASE:
         return f"Osiris tile +{OSIRIS_VALUES[code - OSIRIS_BASE]}"
     if code < TEMPLE_BASE:
-        return f"Horus tile ({code - HORUS_TILE_BASE + 1} eyes)"
+        return f"Horus tile ({_plural(code - HORUS_TILE_BASE + 1, 'eye')})"
     return f"temple tile: {TEMPLE_LABELS[code - TEMPLE_BASE]}"
 
 
@@ -180,7 +180,7 @@ def render_view(view: View) -> str:
         f" phase {view['phase']} (viewing as {who})"
     )
     if view["card_in_play"] >= 0:
-        extra = f", die {view['roll']}" if view["roll"] else ""
+        extra = f", rolled {view['roll']}" if view["roll"] else ""
         lines.append(f"card in play: {CARD_LABELS[view['card_in_play']]}{extra}")
     lines.append("")
     lines.append("[bold]The path[/bold] (field, points on the wall, tile, adventurers)")
@@ -191,12 +191,15 @@ def render_view(view: View) -> str:
         if f == STAIRS:
             label = "stairs (start)"
         elif f == BURIAL_CHAMBER:
-            label = "[bold]burial chamber[/bold]"
-        elif FIELD_HORUS_LEVEL[f] and code == 0:
-            label = "empty"
+            label = "burial chamber"
+        elif f in BLANK_FIELDS:
+            label = "landing (never holds a tile)"
         else:
             label = tile_label(code) + symbol
-        lines.append(f"{f:>3} [{FIELD_POINTS[f]:>2}] {label:<48} {here}".rstrip())
+        padded = f"{label:<48}"
+        if f == BURIAL_CHAMBER:  # markup after padding, so the columns stay aligned
+            padded = padded.replace(label, f"[bold]{label}[/bold]")
+        lines.append(f"{f:>3} [{FIELD_POINTS[f]:>2}] {padded} {here}".rstrip())
         for i, after in enumerate(ANUBIS_AFTER):
             if after == f:
                 asleep = [s for s in range(n) if view["sleeping"][s][i]]
