@@ -167,8 +167,8 @@ def action_text(s: HorusState, a: int, observer: int | None, full: bool) -> str:
     if a < A_DISCARD_BAG:
         t = a - A_DISCARD
         name = cp.CARD_NAME[t]
-        if not full and card_hidden_to(s, t, observer, seat):
-            name = _back(t)
+        if not full and observer != seat and cp.FACE_DOWN[t]:
+            name = _back(t)  # treasures go face down onto the discard pile
         room = " to make room" if s.node == D_ROOM else ""
         return f"{who} discards {name}{room}"
     if a < A_BAG_PUT:

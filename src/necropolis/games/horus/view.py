@@ -301,8 +301,9 @@ def resample(s: HorusState, seat: int, rng: random.Random) -> HorusState:
         for i, t in enumerate(hand):
             if card_hidden_to(new, t, seat, p):
                 slots.append((hand, i, not new.secrecy))
-        for i in range(len(new.bag[p])):
-            slots.append((new.bag[p], i, True))
+        if not new.is_terminal():  # at the end the bags are emptied onto the table
+            for i in range(len(new.bag[p])):
+                slots.append((new.bag[p], i, True))
     for i, t in enumerate(new.discard):
         if cp.FACE_DOWN[t]:
             slots.append((new.discard, i, True))
