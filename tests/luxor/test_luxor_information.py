@@ -140,6 +140,7 @@ def test_hidden_piles_are_only_counts_in_the_view() -> None:
 def test_resampled_states_look_the_same_and_redraw_the_hidden_parts() -> None:
     rng = random.Random(11)
     differed = 0
+    scarabs_differed = 0
     for seed in range(20):
         st = GAME(players=3).new_initial_state()
         random_playout(st, random.Random(seed), limit=150 + seed * 7)
@@ -162,9 +163,20 @@ def test_resampled_states_look_the_same_and_redraw_the_hidden_parts() -> None:
                 total[k] += world.draw_counts[k] + world.discard[k]
                 total[k] += sum(deck[k] for deck in world.horus_counts)
             assert sum(total) == 31 + 24
+            # Scarabs: each seat keeps its count, the values stay a share of the 22.
+            assert [sum(x) for x in world.scarabs] == [sum(x) for x in st.scarabs]
+            assert sum(world.scarab_supply) + sum(map(sum, world.scarabs)) == 22
+            values = world.scarab_supply[:]
+            for row in world.scarabs:
+                values = [a + b for a, b in zip(values, row, strict=True)]
+            assert values == [4, 8, 6, 4]
+            scarabs_differed += any(
+                world.scarabs[s] != st.scarabs[s] for s in range(3) if s != seat
+            )
             # Playing on from a determinization works like from the real state.
             random_playout(world, random.Random(seed), limit=40)
     assert differed > 20
+    assert scarabs_differed > 0
 
 
 def test_observation_tensor_shape_and_range_along_random_play() -> None:
