@@ -2,7 +2,9 @@
 
 Absolute speeds vary between machines, so each run also measures OpenSpiel's C++
 backgammon (a dice game of similar length) driven by the very same Python loop, and
-reports each game's figures as a ratio to it. The loop uses only the method names that
+reports each game's figures as a ratio to it (the reference is measured again beside every
+game, and each ratio uses the measurement beside it, so that a change of load on a shared
+machine during the run skews both sides alike). The loop uses only the method names that
 necropolis states share with pyspiel states (``is_terminal``, ``is_chance_node``,
 ``chance_outcomes``, ``legal_actions``, ``apply_action``, ``clone``), so both sides pay
 the same Python overhead and the ratio compares the engines. Each figure is a rate over a
@@ -13,6 +15,7 @@ from __future__ import annotations
 
 import platform
 import random
+import statistics
 import time
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -101,17 +104,34 @@ def middle_state(states: Sequence[Any]) -> Any:
     return states[len(states) // 2]
 
 
-def reference(seconds: float) -> dict[str, Any]:
-    """OpenSpiel's C++ backgammon through the same loop."""
-    import pyspiel
+class Reference:
+    """OpenSpiel's C++ backgammon, measured through the same loop as the games."""
 
-    game = pyspiel.load_game(REFERENCE_GAME)
-    states = random_trajectory(game.new_initial_state)
-    return {
-        "game": f"OpenSpiel {REFERENCE_GAME} (C++)",
-        "steps_per_s": random_play_rate(game.new_initial_state, seconds),
-        "clones_per_s": clone_rate(middle_state(states), seconds),
-    }
+    def __init__(self) -> None:
+        import pyspiel
+
+        self.game = pyspiel.load_game(REFERENCE_GAME)
+        self.middle = middle_state(random_trajectory(self.game.new_initial_state))
+        self.samples: list[dict[str, float]] = []
+
+    def measure(self, seconds: float) -> dict[str, float]:
+        figures = {
+            "steps_per_s": random_play_rate(self.game.new_initial_state, seconds),
+            "clones_per_s": clone_rate(self.middle, seconds),
+        }
+        self.samples.append(figures)
+        return figures
+
+    def summary(self) -> dict[str, Any]:
+        """The median of every measurement of the run."""
+        return {
+            "game": f"OpenSpiel {REFERENCE_GAME} (C++)",
+            "measurements": len(self.samples),
+            **{
+                key: statistics.median(s[key] for s in self.samples)
+                for key in ("steps_per_s", "clones_per_s")
+            },
+        }
 
 
 def bench_game(game_id: str, players: int, seconds: float) -> dict[str, float]:
@@ -132,10 +152,9 @@ def run_bench(
 ) -> dict[str, Any]:
     """Every figure: ``{"reference": {...}, "games": {id: {"players": {"n": {...}}}}}``."""
     say = on_progress or (lambda _: None)
-    say(f"reference: {REFERENCE_GAME}")
-    ref = reference(seconds)
+    ref = Reference()
     result: dict[str, Any] = {
-        "reference": ref,
+        "reference": {},
         "seconds_per_figure": seconds,
         "machine": {"python": platform.python_version(), "processor": platform.machine()},
         "games": {},
@@ -145,9 +164,15 @@ def run_bench(
         counts: dict[str, Any] = {}
         for players in range(cls.min_players, cls.max_players + 1):
             say(f"{game_id} ×{players}")
+            # The reference is measured right beside each game, so that a machine whose
+            # load changes during the run (shared cores) skews both sides alike.
+            beside = ref.measure(seconds)
             figures: dict[str, float] = bench_game(game_id, players, seconds)
-            figures["steps_ratio"] = figures["steps_per_s"] / ref["steps_per_s"]
-            figures["clones_ratio"] = figures["clones_per_s"] / ref["clones_per_s"]
+            figures["steps_ratio"] = figures["steps_per_s"] / beside["steps_per_s"]
+            figures["clones_ratio"] = figures["clones_per_s"] / beside["clones_per_s"]
             counts[str(players)] = figures
         result["games"][game_id] = {"players": counts}
+    if not ref.samples:
+        ref.measure(seconds)
+    result["reference"] = ref.summary()
     return result
