@@ -17,6 +17,13 @@ _DATA: dict[str, Any] = tomllib.loads(
     resources.files("necropolis.games.luxor").joinpath("luxor.toml").read_text(encoding="utf-8")
 )
 
+_PROVENANCES = {"rulebook", "public source", "reconstructed"}
+# Every table says where its figures come from.
+assert all(
+    table.get("provenance") in _PROVENANCES for table in _DATA.values() if isinstance(table, dict)
+)
+assert _DATA["path"]["temple_symbols"]["provenance"] in _PROVENANCES
+
 # --- card kinds ----------------------------------------------------------------------------
 # Starting cards first (0..6), then the Horus card kinds (7..15). A card's kind is all that
 # matters once it is in a hand: two Horus cards of one kind at different levels play alike.
