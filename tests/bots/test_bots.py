@@ -133,3 +133,31 @@ def test_placement_counts_the_seats_outscored() -> None:
     assert _placement([3.0, 5.0, 5.0], 1) == 0.75
     assert _placement([3.0, 5.0, 7.0], 2) == 1.0
     assert _placement([3.0, 5.0, 7.0], 0) == 0.0
+
+
+class ToldState(HighCardState):
+    """High card in which every draw is announced to everyone."""
+
+    __slots__ = ()
+
+    def describe_action(self, action: int, observer: int | None) -> str:
+        return self.action_to_string(action)
+
+
+class Told(HighCard):
+    def new_initial_state(self) -> ToldState:
+        return ToldState(self)
+
+
+def test_the_tree_branches_on_chance_only_as_far_as_the_seat_is_told() -> None:
+    def redraw_children(game: HighCard) -> set[int | str]:
+        state = game.new_initial_state()
+        for card in (2, 3):
+            state.apply_action(card)
+        root = ISMCTSBot(iterations=300).search(SeatWindow(state, 0), random.Random(2))
+        return set(root.children[0 * 2 + REDRAW].children)
+
+    # The toy game tells nobody what a redraw brings: one branch for every outcome.
+    assert redraw_children(HighCard(players=2)) == {"a hidden chance event"}
+    # Announced draws branch the tree, one child per card that can come.
+    assert redraw_children(Told(players=2)) == {"card 1", "card 2", "card 3", "card 4"}
