@@ -23,7 +23,6 @@ from necropolis.games.luxor.components import (
     ONE,
     TEMPLE_BASE,
     THREE,
-    TREASURE_BASE,
     TREASURE_COUNTS,
     TREASURE_FIELDS,
     TWO,
@@ -33,7 +32,6 @@ from necropolis.games.luxor.state import LuxorState
 #: Treasure kinds: type (0 vase, 1 statue, 2 jewels) * 5 + variant; variants need / score
 #: (1, 1), (1, 2), (2, 3), (2, 4), (3, 6) in luxor.toml.
 VASE, STATUE, JEWELS = 0, 5, 10
-NEEDS_1 = 1  # a vase needing one adventurer, 2 points
 NEEDS_2 = 2  # a vase needing two adventurers, 3 points (the rulebook's cobra example)
 NEEDS_3 = 4  # a vase needing three adventurers, 6 points
 
@@ -153,7 +151,3 @@ def random_playout(st: LuxorState, rng: random.Random, limit: int | None = None)
         st.apply_action(action)
         steps += 1
     return steps
-
-
-def treasure_code(kind: int) -> int:
-    return TREASURE_BASE + kind
