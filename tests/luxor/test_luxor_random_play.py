@@ -92,6 +92,7 @@ def test_a_thousand_random_matches(players: int) -> None:
     game = GAME(players=players)
     lengths: list[int] = []
     spreads: list[float] = []
+    rounds: list[int] = []
     for seed in range(1000):
         st = game.new_initial_state()
         rng = random.Random(seed * 7 + players)
@@ -109,10 +110,13 @@ def test_a_thousand_random_matches(players: int) -> None:
         assert all(r == 0 or scores[i] == best for i, r in enumerate(returns))
         lengths.append(steps)
         spreads.append(max(scores) - min(scores))
+        rounds.append(st.round)
     print(
         f"\nluxor {players}p: length mean {statistics.mean(lengths):.0f} "
         f"min {min(lengths)} max {max(lengths)}; "
-        f"score spread mean {statistics.mean(spreads):.1f} max {max(spreads):.0f}"
+        f"score spread mean {statistics.mean(spreads):.1f} max {max(spreads):.0f}; "
+        f"rounds max {max(rounds)}"
     )
     assert max(lengths) < game.max_game_length()
+    assert max(rounds) < rules.MAX_ROUNDS  # the safety cap never decides a random match
     assert rules.MAX_ROUNDS * players * rules.MAX_ACTIONS_PER_TURN < game.max_game_length()

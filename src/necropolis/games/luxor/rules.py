@@ -226,7 +226,7 @@ def apply(st: LuxorState, action: int) -> None:
         _move_card(st, seat, st.from_field, action)
     elif phase == P_ROLL:
         st.roll = action + 1
-        _after_roll(st, seat)
+        _ask_field(st, seat)
     elif phase == P_ACT_FIELD:
         st.options = []
         _tile_action(st, seat, action - ACT_AT)
@@ -319,10 +319,6 @@ def _play(st: LuxorState, seat: int, action: int) -> None:
     else:
         st.one_fewer = kind == ONE_FEWER
         _ask_field(st, seat)
-
-
-def _after_roll(st: LuxorState, seat: int) -> None:
-    _ask_field(st, seat)
 
 
 def _ask_field(st: LuxorState, seat: int) -> None:
