@@ -200,7 +200,7 @@ def _cell(view: dict[str, Any], sq: int, tokens: dict[int, str], fallen: set[int
             for k in cp.SARCOPHAGI_AT[sq]
         )
         idol = "".join(
-            cp.GODS[g][0].upper() if cp.GODS[g] in view["idols_in_alcoves"] else "-"
+            cp.GODS[g][:2].capitalize() if cp.GODS[g] in view["idols_in_alcoves"] else "-"
             for g in cp.ALCOVES_AT[sq]
         )
         return f"{sarc + idol:^4}"
@@ -246,7 +246,8 @@ def render(view: dict[str, Any]) -> str:
     lines.append(
         "Key: ~ pond, . sand, , cobra nest, E entrance and exit, numbers are block squares,"
         " #### a fallen block; M mummy (m shot down), 0-5 adventurers by seat;"
-        " corridor: s/o/_ sarcophagus closed/open/empty, a letter the idol in its alcove."
+        " corridor: s/o/_ sarcophagus closed/open/empty, He So Th An Ho an idol in its alcove"
+        " (- once taken)."
     )
     out = ["\n".join(lines)]
     out.append(

@@ -1,0 +1,66 @@
+"""The reconstructed board keeps every constraint the rule text states, and reads well."""
+
+from __future__ import annotations
+
+from necropolis.games.horus import components as cp
+from necropolis.games.horus.flow import exit_reach
+from tests.horus.helpers import act, chance, end_turns, keep_all, roll, square, start
+
+
+def test_the_board_has_what_the_rulebook_names() -> None:
+    assert sorted(n for n in cp.SQUARE_NUMBER if n) == list(range(1, 37))
+    assert len(cp.ENTRANCES) == 2
+    areas = {cp.AREA[sq] for sq in range(cp.NUM_SQUARES)}
+    assert areas == {cp.CORRIDOR, cp.SAND, cp.POND, cp.COBRA, cp.ENTRANCE}
+    anubis, horus, thoth = cp.SECTIONS
+    assert anubis[-1] == horus[0] and horus[-1] == thoth[0]  # shared corner squares
+    gods = [cp.GODS[g] for g, _ in cp.SARCOPHAGI]
+    assert (gods.count("anubis"), gods.count("thoth"), gods.count("horus")) == (5, 5, 4)
+    for g, sq in cp.SARCOPHAGI:  # each sarcophagus lies along its own section
+        assert sq in cp.SECTIONS[cp.SECTION_NAMES.index(cp.GODS[g])]
+    assert [len(front) for front in cp.ALCOVE_FRONT] == [1, 1, 1, 1, 2]
+    assert all(cp.AREA[sq] == cp.CORRIDOR for front in cp.ALCOVE_FRONT for sq in front)
+
+
+def test_moves_follow_dotted_lines_only() -> None:
+    # within an area squares are joined; sand and corridor only at the openings
+    assert cp.NEIGHBOURS[square(3, 1)][3] == square(3, 0)
+    assert cp.NEIGHBOURS[square(2, 1)][3] == -1
+    assert cp.NEIGHBOURS[square(1, 1)][0] == -1
+    assert cp.NEIGHBOURS[square(8, 4)][2] == square(9, 4)
+    assert cp.NEIGHBOURS[square(6, 3)][3] == -1  # no square beside the nest's corner
+    for sq in range(cp.NUM_SQUARES):
+        for d, nb in enumerate(cp.NEIGHBOURS[sq]):
+            if nb >= 0:  # joins are symmetric
+                assert cp.NEIGHBOURS[nb][(d + 2) % 4] == sq
+
+
+def test_every_square_reaches_an_exit_on_the_empty_board() -> None:
+    state = start([0, 1])
+    assert all(exit_reach(state))
+
+
+def test_the_rendering_shows_numbers_walls_figures_and_blocks() -> None:
+    state = start([0, 1])
+    state.square[1] = square(1, 1)
+    keep_all(state)
+    roll(state, [1, 1, 1, 1, 1])
+    end_turns(state)
+    roll(state, [1, 1, 1, 1, 1])
+    chance(state, 2)  # block 3 falls on an empty square
+    text = state.game.render_view(state.view(0))
+    lines = text.splitlines()
+    assert "####" in lines[3]  # row 1 of the grid holds block 3
+    assert " 1  " in lines[3] or "1 " in lines[3]  # seat 1 stands on square (1, 1)
+    assert "36~" in text and "15," in text and "EE" in text
+    assert "M" in lines[1]  # Sanakht in the top row
+    assert "seat 0: David Gore" in text
+    assert "|" in lines[3] and ":" in lines[3]
+
+
+def test_a_spectator_rendering_hides_face_down_cards() -> None:
+    state = start([0, 1], {0: ["Hededet treasure (6)", "Crowbar"]})
+    act(state, "seat 0 keeps the rest")
+    text = state.game.render_view(state.view(None))
+    assert "Crowbar" in text and "Hededet treasure (6)" not in text
+    assert "1 face-down sand" in text
