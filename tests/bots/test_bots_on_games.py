@@ -36,16 +36,19 @@ def decision_points(game_id: str, players: int, count: int) -> list[State]:
     """A few positions of a random match where a seat chooses between several actions."""
     game = necropolis.load_game(game_id, players=players)
     rng = random.Random(f"{game_id}{players}")
-    state = game.new_initial_state()
     found: list[State] = []
-    while not state.is_terminal():
-        if state.current_player() == CHANCE:
-            state.apply_action(sample_chance(state, rng))
-            continue
-        actions = state.legal_actions()
-        if len(actions) > 1 and rng.random() < 0.1:
-            found.append(state.clone())
-        state.apply_action(rng.choice(actions))
+    for _ in range(10):  # some matches end early: play on until there are enough
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.current_player() == CHANCE:
+                state.apply_action(sample_chance(state, rng))
+                continue
+            actions = state.legal_actions()
+            if len(actions) > 1 and rng.random() < 0.1:
+                found.append(state.clone())
+            state.apply_action(rng.choice(actions))
+        if len(found) >= count:
+            break
     assert found, "a random match has some real decisions"
     step = max(1, len(found) // count)
     return found[::step][:count]
