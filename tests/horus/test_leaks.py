@@ -15,6 +15,7 @@ from tests.horus.helpers import (
     ABDEL,
     CHANTAL,
     DAVID,
+    MAKI,
     RASPUTIN,
     act,
     card,
@@ -157,3 +158,26 @@ def play_random_steps(state: HorusState, rng: random.Random, k: int) -> int:
             state.apply_action(legal[rng.randrange(len(legal))])
         played += 1
     return played
+
+
+def test_total_secrecy_asks_maki_after_every_draw_so_the_question_tells_nothing() -> None:
+    a = start([MAKI, DAVID], total_secrecy=True)
+    a.square[0] = square(5, 4)
+    keep_all(a)
+    roll(a, [2, 2, 1, 1, 1])
+    act(a, "seat 0 searches")
+    b = a.clone()
+    chance(a, card("Scorpion"))
+    chance(b, card("Hededet treasure (3)"))
+    assert a.current_player() == b.current_player() == 0
+    _same_for(a, b, [1, None])
+    assert a.legal_actions() != b.legal_actions()  # only a scorpion can be thrown off
+    world = a.resample(1, random.Random(3))
+    assert world.view(1) == a.view(1)
+    keep = a.string_to_action("seat 0 keeps the card drawn")
+    assert a.describe_action(keep, 1) == b.describe_action(keep, 1)
+    act(a, "seat 0 keeps the card drawn")
+    act(b, "seat 0 keeps the card drawn")
+    _same_for(a, b, [1, None])
+    world = a.resample(1, random.Random(4))
+    assert world.view(1) == a.view(1)

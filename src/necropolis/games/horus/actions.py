@@ -197,7 +197,9 @@ def legal_decisions(s: HorusState) -> list[int]:
             for e in range(len(cp.ENTRANCES))
         ]
     if node == D_REACT:
-        return [A_USE_REACTION, A_TAKE_WOUND]
+        t = s.node_arg
+        usable = t in (cp.SNAKE, cp.SCORPION, cp.CROCODILE)
+        return [A_USE_REACTION, A_TAKE_WOUND] if usable else [A_TAKE_WOUND]
     if node == D_CHECK:
         return [A_KEEP_BLOCK, A_RETURN_BLOCK]
     return []

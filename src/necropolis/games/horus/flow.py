@@ -103,12 +103,11 @@ def apply_chance(s: HorusState, a: int) -> None:
     elif node == C_DRAW:
         seat = s.node_seat
         s.supply[a] -= 1
-        ability = (
-            cp.ABILITIES.index("Reflexes")
-            if a in (cp.SNAKE, cp.SCORPION)
-            else (cp.ABILITIES.index("Swimming") if a == cp.CROCODILE else -1)
-        )
-        if ability >= 0 and s.adventurer[seat] == ability and not s.ability_used[seat]:
+        if reaction_possible(s, seat, s.node_arg, a) or (
+            s.secrecy and reaction_possible(s, seat, s.node_arg, -1)
+        ):
+            # under total secrecy the finder is asked after every draw the ability could
+            # answer, so that being asked does not tell the others what was drawn
             s.queue.insert(0, (E_REACT, seat, a))
         else:
             s.queue.insert(0, (E_GIVE, seat, a))
@@ -127,6 +126,18 @@ def apply_chance(s: HorusState, a: int) -> None:
         s.queue.insert(0, (E_CHECK_DECIDE, s.node_seat, 0))
     elif node == C_CHEST:
         s.chest_rolls[s.node_seat].append(a + 1)
+
+
+def reaction_possible(s: HorusState, seat: int, deck: int, t: int) -> bool:
+    """Whether Reflexes or Swimming can throw off card ``t`` (-1: any card of ``deck``)."""
+    if s.ability_used[seat]:
+        return False
+    adventurer = s.adventurer[seat]
+    if adventurer == cp.REFLEXES:
+        return t in (cp.SNAKE, cp.SCORPION) or (t < 0 and deck in (cp.RUBBLE, cp.SAND_DECK))
+    if adventurer == cp.SWIMMING:
+        return t == cp.CROCODILE or (t < 0 and deck == cp.WATER_DECK)
+    return False
 
 
 # --- the lock ----------------------------------------------------------------------------

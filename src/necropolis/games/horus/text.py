@@ -159,7 +159,7 @@ def action_text(s: HorusState, a: int, observer: int | None, full: bool) -> str:
         ability = "Reflexes" if s.node_arg in (cp.SNAKE, cp.SCORPION) else "Swimming"
         return f"{who} uses {ability}"
     if a == A_TAKE_WOUND:
-        return f"{who} takes the wound" if s.node == D_REACT else f"{who} declines"
+        return f"{who} keeps the card drawn" if s.node == D_REACT else f"{who} declines"
     if a < A_JUMP_DODGE:
         return f"{who} jumps {cp.DIRECTION_NAMES[a - A_JUMP]}"
     if a < A_DISCARD:

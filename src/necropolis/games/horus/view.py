@@ -19,6 +19,8 @@ from typing import TYPE_CHECKING, Any
 from necropolis.games.horus import components as cp
 from necropolis.games.horus.codes import (
     D_CHECK,
+    D_REACT,
+    D_ROOM,
     NODE_NAMES,
     PHASE_NAMES,
     STATUS_NAMES,
@@ -116,7 +118,7 @@ def make_view(s: HorusState, seat: int | None) -> dict[str, Any]:
         "awaiting": NODE_NAMES[s.node],
         "awaiting_id": s.node,
         "awaiting_seat": s.node_seat if s.node < 8 else None,
-        "pending_card": cp.CARD_NAME[s.node_arg] if s.node in (4, 6) and s.node_arg >= 0 else None,
+        "pending_card": pending_card(s, seat),
         "current_player": player,
         "acting_seats": acting,
         "legal_actions": s.legal_actions(seat) if seat is not None and seat in acting else [],
@@ -327,6 +329,14 @@ def resample(s: HorusState, seat: int, rng: random.Random) -> HorusState:
             holder[i] = pool.pop(j)
         for t in pool:
             new.supply[t] += 1
+    if new.node == D_REACT and new.secrecy and new.node_seat != seat:
+        # the card just drawn, still unseen by the others: any card of its deck
+        deck = cp.CARD_ORIGIN[new.node_arg]
+        pool = [t for t in cp.TYPES_OF_ORIGIN[deck] for _ in range(new.supply[t])]
+        pool.append(new.node_arg)
+        new.supply[new.node_arg] += 1
+        new.node_arg = pool[rng.randrange(len(pool))]
+        new.supply[new.node_arg] -= 1
     for hand in new.hand + new.bag + [new.discard]:
         hand.sort()
     if new.chosen_block >= 0 and new.chosen_known != seat:
@@ -342,3 +352,13 @@ def mummy_name(s: HorusState, m: int) -> str:
     if m < len(cp.MUMMY_NAMES):
         return cp.MUMMY_NAMES[m]
     return f"the mummy of seat {s.mummy_seat[m]}"
+
+
+def pending_card(s: HorusState, seat: int | None) -> str | None:
+    """The card a decision is about: a wound arriving at twelve cards, or a drawn card
+    that Reflexes or Swimming might throw off (private to its finder under secrecy)."""
+    if s.node == D_ROOM and s.node_arg >= 0:
+        return cp.CARD_NAME[s.node_arg]
+    if s.node == D_REACT and (not s.secrecy or seat == s.node_seat):
+        return cp.CARD_NAME[s.node_arg]
+    return None
