@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from necropolis.games.horus import components as cp
+from necropolis.games.horus import flow
 from necropolis.games.horus.codes import (
     A_BAG_PUT,
     A_CLAIRVOYANCE,
@@ -144,12 +145,10 @@ def turn_has_options(s: HorusState, seat: int) -> bool:
 
 
 def lock_options(s: HorusState, seat: int) -> list[int]:
-    from necropolis.games.horus.flow import lock_missing
-
     out: list[int] = []
     if s.actions[seat] > 0:
         out += _REROLLS
-    if lock_missing(s) == 1:
+    if flow.lock_missing(s) == 1:
         if cp.CROWBAR in s.hand[seat]:
             out.append(A_CROWBAR)
         if s.adventurer[seat] == cp.LOCKPICKING and not s.ability_used[seat]:
@@ -206,8 +205,6 @@ def legal_decisions(s: HorusState) -> list[int]:
 
 
 def apply_decision(s: HorusState, a: int) -> None:
-    from necropolis.games.horus import flow
-
     node = s.node
     seat = s.node_seat
     if node == D_SETUP:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from necropolis.games.horus import actions
 from necropolis.games.horus import components as cp
 from necropolis.games.horus.codes import (
     C_ACTION_DIE,
@@ -380,8 +381,6 @@ def wll_decision_needed(s: HorusState, seat: int) -> bool:
 
 def advance(s: HorusState) -> None:
     """Run automatic steps until a decision or a chance outcome is awaited."""
-    from necropolis.games.horus.actions import lock_options, turn_has_options
-
     queue = s.queue
     while True:
         if queue:
@@ -430,11 +429,11 @@ def advance(s: HorusState) -> None:
                             i = (s.lock_to_roll & -s.lock_to_roll).bit_length() - 1
                             _wait(s, C_LOCK_DIE, seat, i)
                             return
-                        if lock_options(s, seat):
+                        if actions.lock_options(s, seat):
                             _wait(s, D_LOCK, seat, 0)
                             return
                         s.lock_god = -1  # no action left to reroll: the attempt ends
-                    if turn_has_options(s, seat):
+                    if actions.turn_has_options(s, seat):
                         _wait(s, D_TURN, seat, 0)
                         return
                 s.lock_god = -1
