@@ -135,3 +135,28 @@ def test_twelve_wounds_and_a_touch_make_a_mummy_that_then_walks() -> None:
     roll(state, [4, 1, 1, 1, 1])  # one step: the new mummy faces north, Initkaes south
     assert state.mummy_square(3) == square(1, 0)
     assert state.hand[1] == [cp.MUMMY_WOUND]
+
+
+def test_twelve_wounds_leave_no_search_and_no_lock_to_pick() -> None:
+    hand = ["Scorpion"] * 6 + ["Crocodile"] * 6
+    state = start([DAVID, CHANTAL], {0: hand})
+    state.square[0] = square(6, 9)  # before the Sobek alcove
+    state.mummy_pos[IMHOTEP] = 1
+    _turns(state, [6, 6, 1, 1, 1])
+    texts = [state.action_to_string(a) for a in state.legal_actions()]
+    assert not any("picks the lock" in t for t in texts)
+    state.square[0] = square(5, 4)  # prepared: the same seat on the sand
+    assert "seat 0 searches" not in [state.action_to_string(a) for a in state.legal_actions()]
+
+
+def test_an_idol_won_at_twelve_cards_needs_room_as_it_arrives() -> None:
+    hand = ["Hededet treasure (2)"] + ["Scorpion"] * 6 + ["Crocodile"] * 5
+    state = start([DAVID, CHANTAL], {0: hand})
+    state.square[0] = square(6, 9)
+    state.mummy_pos[IMHOTEP] = 1
+    _turns(state, [6, 6, 1, 1, 1])
+    act(state, "seat 0 picks the lock of the Sobek alcove")
+    roll(state, [2, 4, 6, 1, 1])
+    assert state.view(0)["pending_card"] == "Sobek Idol"
+    act(state, "seat 0 discards Hededet treasure (2) to make room")
+    assert card("Sobek Idol") in state.hand[0] and len(state.hand[0]) == 12
