@@ -181,3 +181,18 @@ def test_total_secrecy_asks_maki_after_every_draw_so_the_question_tells_nothing(
     _same_for(a, b, [1, None])
     world = a.resample(1, random.Random(4))
     assert world.view(1) == a.view(1)
+
+
+def test_descriptions_of_discards_and_bags_keep_face_down_cards_face_down() -> None:
+    a = start([DAVID, CHANTAL], {0: ["Bag", "Sobek treasure (5)", "Crowbar"]})
+    bag = a.string_to_action("seat 0 puts Sobek treasure (5) in the bag")
+    assert "Sobek treasure (5)" not in a.describe_action(bag, 1)
+    assert "Sobek treasure (5)" in a.describe_action(bag, 0)
+    assert "water" in a.describe_action(bag, None)
+    discard = a.string_to_action("seat 0 discards Sobek treasure (5)")
+    assert "Sobek treasure (5)" not in a.describe_action(discard, 1)
+    crowbar = a.string_to_action("seat 0 discards Crowbar")
+    assert "Crowbar" in a.describe_action(crowbar, 1)  # equipment lies face up
+    act(a, "seat 0 discards Sobek treasure (5)")
+    assert a.view(1)["discard_face_down"] == {"water": 1}
+    assert a.view(0)["discard_face_down"] == {"water": 1}

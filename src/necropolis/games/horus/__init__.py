@@ -9,8 +9,6 @@ the card values are reconstructions (see docs/rules/horus.md); every figure live
 
 from __future__ import annotations
 
-from typing import Any
-
 from necropolis.engine import Game, Option
 from necropolis.engine.protocol import View
 from necropolis.games.horus import components as cp
@@ -43,12 +41,8 @@ class HorusGame(Game):
         ),
     )
 
-    def __init__(self, **options: Any) -> None:
-        super().__init__(**options)
-
     def new_initial_state(self) -> HorusState:
-        state = HorusState(self)
-        return state
+        return HorusState(self)
 
     def num_distinct_actions(self) -> int:
         return NUM_ACTIONS

@@ -349,7 +349,8 @@ def start_round(s: HorusState) -> None:
     s.udjat_round = False
     s.stamina = [False] * n
     s.actions = [0] * n
-    s.wll = [0] * n
+    # the level the cards give before this round's discards (shown while adjusting)
+    s.wll = [cp.WLL_TABLE[len(h)] for h in s.hand]
     s.dice = [0] * cp.NUM_DICE
 
 
