@@ -85,7 +85,7 @@ def explorer(state: HorusState, rng: random.Random) -> int:
         if A_TAKE <= a < A_TAKE + cp.NUM_SARCOPHAGI or A_OPEN <= a < A_OPEN + cp.NUM_SARCOPHAGI:
             return a
     area = cp.AREA[state.square[seat]]
-    if A_SEARCH in legal and area in (cp.SAND, cp.POND) and rng.random() < 0.6:
+    if A_SEARCH in legal and area in (cp.SCORPION_PIT, cp.CROCODILE_POND) and rng.random() < 0.6:
         return A_SEARCH
     targets = [sq for _, sq in cp.SARCOPHAGI]
     move = _step_toward(state, seat, legal, targets)

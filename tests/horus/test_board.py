@@ -11,7 +11,13 @@ def test_the_board_has_what_the_rulebook_names() -> None:
     assert sorted(n for n in cp.SQUARE_NUMBER if n) == list(range(1, 37))
     assert len(cp.ENTRANCES) == 2
     areas = {cp.AREA[sq] for sq in range(cp.NUM_SQUARES)}
-    assert areas == {cp.CORRIDOR, cp.SAND, cp.POND, cp.COBRA, cp.ENTRANCE}
+    assert areas == {
+        cp.MUMMIES_CORRIDOR,
+        cp.SCORPION_PIT,
+        cp.CROCODILE_POND,
+        cp.COBRA_NEST,
+        cp.ENTRANCE,
+    }
     anubis, horus, thoth = cp.SECTIONS
     assert anubis[-1] == horus[0] and horus[-1] == thoth[0]  # shared corner squares
     gods = [cp.GODS[g] for g, _ in cp.SARCOPHAGI]
@@ -19,7 +25,7 @@ def test_the_board_has_what_the_rulebook_names() -> None:
     for g, sq in cp.SARCOPHAGI:  # each sarcophagus lies along its own section
         assert sq in cp.SECTIONS[cp.SECTION_NAMES.index(cp.GODS[g])]
     assert [len(front) for front in cp.ALCOVE_FRONT] == [1, 1, 1, 1, 2]
-    assert all(cp.AREA[sq] == cp.CORRIDOR for front in cp.ALCOVE_FRONT for sq in front)
+    assert all(cp.AREA[sq] == cp.MUMMIES_CORRIDOR for front in cp.ALCOVE_FRONT for sq in front)
 
 
 def test_moves_follow_dotted_lines_only() -> None:

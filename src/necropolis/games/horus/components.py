@@ -19,10 +19,16 @@ _DATA: dict[str, Any] = tomllib.loads((Path(__file__).parent / "horus.toml").rea
 
 # --- areas --------------------------------------------------------------------------
 
-CORRIDOR, SAND, POND, COBRA, ENTRANCE = 0, 1, 2, 3, 4
+MUMMIES_CORRIDOR, SCORPION_PIT, CROCODILE_POND, COBRA_NEST, ENTRANCE = 0, 1, 2, 3, 4
 AREA_NAMES = ("Mummies' Corridor", "Scorpion Pit", "Crocodile Pond", "Cobra Nest", "Entrance")
-_AREA_OF_LETTER = {"H": CORRIDOR, "A": CORRIDOR, "T": CORRIDOR, "S": SAND, "P": POND}
-_AREA_OF_LETTER.update({"C": COBRA, "E": ENTRANCE})
+_AREA_OF_LETTER = {
+    "H": MUMMIES_CORRIDOR,
+    "A": MUMMIES_CORRIDOR,
+    "T": MUMMIES_CORRIDOR,
+    "S": SCORPION_PIT,
+    "P": CROCODILE_POND,
+}
+_AREA_OF_LETTER.update({"C": COBRA_NEST, "E": ENTRANCE})
 
 #: Directions: north, east, south, west (row and column steps).
 DIRECTIONS = ((-1, 0), (0, 1), (1, 0), (0, -1))
@@ -250,7 +256,7 @@ def _check() -> None:
         for a, b in itertools.pairwise(path):
             assert b in NEIGHBOURS[a], (a, b)
     assert len(WLL_TABLE) == CARD_LIMIT + 1
-    assert all(AREA[BLOCK_SQUARE[n]] != CORRIDOR for n in range(NUM_BLOCKS))
+    assert all(AREA[BLOCK_SQUARE[n]] != MUMMIES_CORRIDOR for n in range(NUM_BLOCKS))
 
 
 _check()

@@ -202,6 +202,10 @@ class HorusState(State):
 
     # --- helpers used by the rules -------------------------------------------------------
 
+    def wound_and_load_level(self, seat: int) -> int:
+        """The seat's level for this round (after phase 1; Stamina included)."""
+        return self.wll[seat]
+
     def wounds(self, seat: int) -> int:
         return sum(1 for t in self.hand[seat] if cp.CARD_KIND[t] == cp.WOUND)
 

@@ -182,7 +182,13 @@ def action_text(s: HorusState, a: int, observer: int | None, full: bool) -> str:
 
 # --- the board ---------------------------------------------------------------------------
 
-_AREA_MARK = {cp.CORRIDOR: " ", cp.SAND: ".", cp.POND: "~", cp.COBRA: ",", cp.ENTRANCE: "E"}
+_AREA_MARK = {
+    cp.MUMMIES_CORRIDOR: " ",
+    cp.SCORPION_PIT: ".",
+    cp.CROCODILE_POND: "~",
+    cp.COBRA_NEST: ",",
+    cp.ENTRANCE: "E",
+}
 _SARC_MARK = ("s", "o", "_")  # closed, open with its treasure showing, emptied
 
 
@@ -194,7 +200,7 @@ def _cell(view: dict[str, Any], sq: int, tokens: dict[int, str], fallen: set[int
         return "####"
     number = cp.SQUARE_NUMBER[sq]
     mark = _AREA_MARK[cp.AREA[sq]]
-    if cp.AREA[sq] == cp.CORRIDOR:
+    if cp.AREA[sq] == cp.MUMMIES_CORRIDOR:
         sarc = "".join(
             _SARC_MARK[("closed", "open", "empty").index(view["sarcophagi"][k]["state"])]
             for k in cp.SARCOPHAGI_AT[sq]
