@@ -102,11 +102,18 @@ def run(players: int, games: int, policy: str) -> None:
     nobody = 0
     escapes = 0
     score = 0.0
+    corridor = 0
+    opened = 0
     start = time.perf_counter()
     for _ in range(games):
         state = game.new_initial_state()
         assert isinstance(state, HorusState)
+        visited: set[int] = set()
         while not state.is_terminal():
+            for seat in range(players):
+                sq = state.square[seat]
+                if sq >= 0 and cp.AREA[sq] == cp.MUMMIES_CORRIDOR:
+                    visited.add(seat)
             if state.current_player() == CHANCE:
                 action = sample_chance(state, rng)
             elif policy == "random":
@@ -117,6 +124,8 @@ def run(players: int, games: int, policy: str) -> None:
             state.apply_action(action)
             steps += 1
         rounds[state.round] += 1
+        corridor += len(visited)
+        opened += sum(1 for k in state.sarc_state if k)
         out = [s for s in range(players) if state.status[s] == ESCAPED]
         escapes += len(out)
         nobody += not out
@@ -130,6 +139,8 @@ def run(players: int, games: int, policy: str) -> None:
         f" escaped/adventurer={escapes / (games * players):.2f}"
         f" nobody escaped={nobody / games:.1%}"
         f" mean escaped score={score / max(escapes, 1):.1f}"
+        f" reached the corridor={corridor / (games * players):.0%}"
+        f" sarcophagi opened/game={opened / games:.1f}"
     )
 
 

@@ -196,3 +196,17 @@ def test_descriptions_of_discards_and_bags_keep_face_down_cards_face_down() -> N
     act(a, "seat 0 discards Sobek treasure (5)")
     assert a.view(1)["discard_face_down"] == {"water": 1}
     assert a.view(0)["discard_face_down"] == {"water": 1}
+
+
+def test_total_secrecy_asks_every_seat_with_cards_so_that_no_question_tells() -> None:
+    a = start([DAVID, CHANTAL], {0: ["Scorpion"]}, total_secrecy=True)
+    b = start([DAVID, CHANTAL], {0: ["Hededet treasure (1)"]}, total_secrecy=True)
+    for state in (a, b):
+        assert state.current_player() == 0  # asked in phase 1 even with only a wound
+    _same_for(a, b, [1, None])
+    keep_all(a)
+    keep_all(b)
+    roll(a, [1, 1, 1, 1, 1])
+    roll(b, [1, 1, 1, 1, 1])
+    assert a.current_player() == b.current_player() == 0  # asked with no action too
+    _same_for(a, b, [1, None])

@@ -141,7 +141,11 @@ def turn_actions(s: HorusState, seat: int) -> list[int]:
 
 
 def turn_has_options(s: HorusState, seat: int) -> bool:
-    return s.actions[seat] > 0 or bool(free_actions(s, seat))
+    if s.actions[seat] > 0 or (s.secrecy and s.hand[seat]):
+        # under total secrecy a seat with cards is always asked, so that being asked
+        # does not tell the table it holds usable equipment
+        return True
+    return bool(free_actions(s, seat))
 
 
 def lock_options(s: HorusState, seat: int) -> list[int]:

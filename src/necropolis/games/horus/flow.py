@@ -377,6 +377,8 @@ def count_actions(s: HorusState, seat: int) -> int:
 def wll_decision_needed(s: HorusState, seat: int) -> bool:
     if s.bag[seat] or any(cp.DISCARDABLE[t] for t in s.hand[seat]):
         return True
+    if s.secrecy and s.hand[seat]:
+        return True  # face-down cards: being passed over would show they are all wounds
     return s.adventurer[seat] == cp.STAMINA and not s.ability_used[seat]
 
 
