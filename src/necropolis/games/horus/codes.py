@@ -40,6 +40,8 @@ D_SETUP, D_WLL, D_TURN, D_LOCK, D_ROOM, D_JUMP, D_REACT, D_CHECK = range(8)
 # chance events
 C_ACTION_DIE, C_MUMMY_DIE, C_LOCK_DIE, C_DRAW, C_SARC, C_BLOCK, C_CHECK, C_CHEST = range(8, 16)
 N_TERMINAL = 16
+#: nodes from here on (up to N_TERMINAL) are chance events
+FIRST_CHANCE = C_ACTION_DIE
 
 # --- queued events ------------------------------------------------------------------------
 E_GIVE, E_TOUCH, E_JUMP, E_SEAL, E_DRAW, E_TAKE, E_CHEST, E_BLOCK, E_HORUS_BLOCK = range(9)

@@ -22,6 +22,7 @@ from necropolis.games.horus import components as cp
 from necropolis.games.horus.codes import (
     D_SETUP,
     ESCAPED,
+    FIRST_CHANCE,
     N_TERMINAL,
     P_SETUP,
     UNPLACED,
@@ -141,7 +142,7 @@ class HorusState(State):
 
     def current_player(self) -> int:
         node = self.node
-        if node < 8:
+        if node < FIRST_CHANCE:
             return self.node_seat
         if node == N_TERMINAL:
             return TERMINAL
@@ -156,12 +157,12 @@ class HorusState(State):
     def is_legal(self, action: int) -> bool:
         if self.node == N_TERMINAL:
             return False
-        if self.node >= 8:
+        if self.node >= FIRST_CHANCE:
             return any(a == action for a, _ in self.chance_outcomes())
         return action in self._legal_actions(self.node_seat)
 
     def _apply(self, action: int) -> None:
-        if self.node >= 8:
+        if self.node >= FIRST_CHANCE:
             flow.apply_chance(self, action)
         else:
             actions.apply_decision(self, action)

@@ -52,6 +52,7 @@ from necropolis.games.horus.codes import (
     D_REACT,
     D_ROOM,
     D_WLL,
+    FIRST_CHANCE,
     HEALS,
     N_TERMINAL,
     PEEK_FLAG,
@@ -102,7 +103,7 @@ def chance_text(s: HorusState, a: int, observer: int | None, full: bool) -> str:
 
 
 def action_text(s: HorusState, a: int, observer: int | None, full: bool) -> str:
-    if s.node >= 8:
+    if s.node >= FIRST_CHANCE:
         return chance_text(s, a, observer, full)
     seat = s.node_seat
     who = f"seat {seat}"
