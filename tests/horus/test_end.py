@@ -5,7 +5,7 @@ tie-breaks, adventurers sealed in or crushed, the empty box, and the mummies' vi
 from __future__ import annotations
 
 from necropolis.engine import CHANCE
-from necropolis.games.horus.codes import ESCAPED, SEALED
+from necropolis.games.horus.codes import CRUSHED, ESCAPED, MUMMIFIED, SEALED
 from necropolis.games.horus.state import HorusState
 from tests.horus.helpers import (
     CHANTAL,
@@ -123,3 +123,30 @@ def test_the_last_block_seals_whoever_is_still_inside() -> None:
     roll(state, [1, 1, 1, 1, 1])
     chance(state, 35)
     assert state.status == [SEALED, SEALED] and state.is_terminal()
+
+
+def test_the_last_adventurer_crushed_ends_the_game() -> None:
+    state = start([DAVID, CHANTAL])
+    for b in (11, 17, 31):  # around block 16's square (5, 2)
+        state.fallen[b - 1] = True
+        state.box.remove(b - 1)
+    state.square[1] = square(5, 2)
+    keep_all(state)
+    roll(state, [6, 6, 1, 1, 1])
+    act(state, "seat 0 leaves the pyramid")
+    end_turns(state)
+    roll(state, [1, 1, 1, 1, 1])
+    chance(state, 15)  # block 16 lands on Chantal with nowhere to jump
+    assert state.status == [ESCAPED, CRUSHED] and state.is_terminal()
+    assert state.returns() == [1.0, 0.0]
+
+
+def test_the_last_adventurer_turned_mummy_ends_the_game_and_the_mummies_win() -> None:
+    state = start([DAVID, CHANTAL], {1: ["Scorpion"] * 6 + ["Crocodile"] * 6})
+    state.status[0] = SEALED  # prepared: David already lost in the pyramid
+    state.square[1] = square(3, 0)
+    keep_all(state)
+    roll(state, [6, 6, 1, 1, 1])
+    act(state, "seat 1 moves north")  # onto Initkaes with twelve wounds
+    assert state.status == [SEALED, MUMMIFIED] and state.is_terminal()
+    assert state.returns() == [0.0, 0.0] and state.scores() == [0.0, 0.0]
