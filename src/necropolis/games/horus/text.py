@@ -254,7 +254,8 @@ def render(view: dict[str, Any]) -> str:
         "Key: ~ pond, . sand, , cobra nest, E entrance and exit, numbers are block squares,"
         " #### a fallen block; M mummy (m shot down), 0-5 adventurers by seat;"
         " corridor: s/o/_ sarcophagus closed/open/empty, He So Th An Ho an idol in its alcove"
-        " (- once taken)."
+        " (- once taken). The board, card values, idol colours and lock combinations are"
+        " reconstructions (docs/rules/horus.md)."
     )
     out = ["\n".join(lines)]
     out.append(
