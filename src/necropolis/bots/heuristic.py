@@ -53,7 +53,7 @@ def one_ply_monte_carlo(
             world = sample.clone()
             world.apply_action(action)
             while not world.is_terminal():
-                world.apply_action(world.rollout_action(rng))
+                world.apply_legal_action(world.rollout_action(rng))
             total += world.returns()[seat] + PLACE_WEIGHT * _placement(world.scores(), seat)
         if total > best_total:
             best, best_total = [action], total

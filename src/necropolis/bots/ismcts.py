@@ -136,7 +136,7 @@ class ISMCTSBot:
                 if player == CHANCE:
                     outcome = sample_chance(world, rng)
                     ckey: int | str = world.describe_action(outcome, seat)
-                    world.apply_action(outcome)
+                    world.apply_legal_action(outcome)
                     child = node.children.get(ckey)
                     if child is None:
                         child = node.children[ckey] = _Node(CHANCE)
@@ -166,16 +166,16 @@ class ISMCTSBot:
                     action = fresh[rng.randrange(len(fresh))] if len(fresh) > 1 else fresh[0]
                     child = children[offset + action] = _Node(player)
                     child.available = 1
-                    world.apply_action(action)
+                    world.apply_legal_action(action)
                     path.append(child)
                     break
                 assert chosen is not None
-                world.apply_action(chosen_action)
+                world.apply_legal_action(chosen_action)
                 node = chosen
                 path.append(node)
             # Rollout with the game's default policy, then back up every seat's return.
             while not world.is_terminal():
-                world.apply_action(world.rollout_action(rng))
+                world.apply_legal_action(world.rollout_action(rng))
             returns = world.returns()
             for visited in path:
                 visited.visits += 1

@@ -197,6 +197,17 @@ class State(ABC):
         self._apply(action)
         self._history.append(action)
 
+    def apply_legal_action(self, action: int) -> None:
+        """Play an action the caller has just taken from this very state's legal actions
+        or chance outcomes, without checking it again.
+
+        Search rollouts pick from those lists and would otherwise pay for the check twice;
+        everything else uses :meth:`apply_action`. An action from anywhere else may corrupt
+        the state.
+        """
+        self._apply(action)
+        self._history.append(action)
+
     @abstractmethod
     def _apply(self, action: int) -> None:
         """Carry out a legal ``action``."""
@@ -272,6 +283,10 @@ class State(ABC):
     @abstractmethod
     def clone(self: S) -> S:
         """An independent copy; implementations copy fields by hand, never deepcopy."""
+
+    def __deepcopy__(self: S, memo: dict[int, Any]) -> S:
+        # copy.deepcopy (which pyspiel's Clone of a Python state uses) gets the fast clone.
+        return self.clone()
 
     def _clone_base(self: S) -> S:
         """A new bare instance with the protocol's own fields copied, for :meth:`clone`."""
