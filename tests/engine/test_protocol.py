@@ -114,3 +114,12 @@ def test_seeded_matches_repeat_exactly() -> None:
     assert first.actions == second.actions
     seeds = {tuple(play_match(game, [RandomBot()] * 3, seed=s)[1].actions) for s in range(8)}
     assert len(seeds) > 1  # the seed really steers the chance outcomes
+
+
+def test_estimate_returns_defaults_to_the_current_leaders() -> None:
+    state = dealt(cards=(3, 1))
+    # the toy's scores are its returns, all zero mid-match: an even table shares evenly
+    assert state.estimate_returns() == [0.5, 0.5]
+    state.apply_action(KEEP)
+    state.apply_action(KEEP)
+    assert state.estimate_returns() == state.returns() == [1.0, 0.0]

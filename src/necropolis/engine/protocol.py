@@ -274,6 +274,18 @@ class State(ABC):
         All zeros before the end, and at the end of a match that nobody wins.
         """
 
+    def estimate_returns(self) -> list[float]:
+        """A guess at :meth:`returns` from a position that is not over yet.
+
+        Searches that cut their rollouts short evaluate the position with it. The default
+        treats the current scores as final (the leaders share the win, and an all-even
+        table shares it evenly); a game overrides it with something that knows its play.
+        At a terminal state it is :meth:`returns`.
+        """
+        if self.is_terminal():
+            return self.returns()
+        return winners_share(self.scores())
+
     def scores(self) -> list[float]:
         """Per-seat score as the game counts it (defaults to :meth:`returns`)."""
         return self.returns()
