@@ -15,7 +15,7 @@ from necropolis.games import game_class, game_ids
 
 app = typer.Typer(
     name="necropolis",
-    help="Three Egyptian tomb board games: play, replay and simulate.",
+    help="Three Egyptian tomb board games: play, replay, simulate, rate bots, benchmark.",
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
@@ -39,6 +39,11 @@ def games() -> None:
         opts = "\n".join(f"{o.name}={o.default}: {o.help}" for o in cls.declared_options())
         table.add_row(game_id, cls.title, opts)
     console.print(table)
+    console.print(
+        "Component figures that the rulebooks' lost pictures held are documented"
+        " reconstructions where no public source gives them: see docs/rules/<game>.md"
+        " and each game's data file."
+    )
 
 
 if __name__ == "__main__":
