@@ -22,6 +22,7 @@ from necropolis.games.luxor2001.components import (
     RIGHT,
     SAME,
     SARCOPHAGUS_VALUES,
+    STAY,
 )
 from tests.luxor2001.luxor2001_support import (
     A,
@@ -233,7 +234,7 @@ def test_researcher_moved_from_another_pillar_when_none_is_left() -> None:
     assert state.phase == rules.RELOCATE and state.current_player() == 0
     choices = state.legal_actions()
     names = ["mule", "snake", "hippopotamus", "ibis", "crocodile"]
-    assert choices == [RELOCATE_BASE + A[x] for x in names]
+    assert choices == [RELOCATE_BASE + A[x] for x in names] + [STAY]
     assert state.action_to_string(RELOCATE_BASE + A["snake"]) == (
         "move own researcher from the snake pillar"
     )
@@ -242,6 +243,48 @@ def test_researcher_moved_from_another_pillar_when_none_is_left() -> None:
     assert state.occupant[CAMEL] == 0
     assert state.res_supply[0] == 0
     assert state.phase == rules.DRAW
+
+
+def test_a_player_with_none_left_may_leave_their_researchers_in_place() -> None:
+    # The rulebook's FAQ: with no researcher in supply a player *may* bring one from
+    # another pillar. Declining keeps every pillar as it was; the camel pair at a free
+    # pillar then does nothing at all (no researcher, so no scarab either).
+    state = started(
+        2, [[CAMEL_R_SNAKE, KEY, FILLERS[0]], [FILLERS[1], FILLERS[2], card_of("cat", "snake")]]
+    )
+    for animal in ("mule", "snake", "hippopotamus", "ibis", "crocodile"):
+        station(state, animal, 0)
+    insert(state, CAMEL_R_SNAKE, 1)
+    draw_filler(state)
+    insert(state, FILLERS[1], 5)
+    draw_filler(state)
+    insert(state, KEY, 2)
+    assert state.phase == rules.RELOCATE
+    assert state.action_to_string(STAY) == "leave own researchers where they are"
+    before = list(state.occupant)
+    state.apply_action(STAY)
+    assert state.occupant == before and state.occupant[CAMEL] == -1
+    assert state.scarabs[CAMEL] == 0
+    assert state.phase == rules.DRAW
+
+
+def test_declining_a_swap_with_none_left_still_places_the_scarab() -> None:
+    # camel→ beside camel→ faces the same way: a swap at seat 1's camel pillar. Seat 0
+    # has every researcher out, declines to move one, and still gets the scarab there.
+    same_camel = card_of("camel", "ibis")  # camel→ over ibis←
+    state = started(2, [[CAMEL_R_SNAKE, same_camel, FILLERS[0]], OTHER_HAND])
+    for animal in ("mule", "snake", "hippopotamus", "ibis", "crocodile"):
+        station(state, animal, 0)
+    station(state, "camel", 1)
+    insert(state, CAMEL_R_SNAKE, 1)
+    draw_filler(state)
+    insert(state, FILLERS[1], 5)
+    draw_filler(state)
+    insert(state, same_camel, 2)
+    assert state.phase == rules.RELOCATE and STAY in state.legal_actions()
+    state.apply_action(STAY)
+    assert state.occupant[CAMEL] == 1
+    assert state.scarabs[CAMEL] == 1
 
 
 def test_player_chooses_the_order_of_pairs_when_it_matters() -> None:

@@ -146,7 +146,8 @@ PASS_BASE = CLAIM_BASE + 16  # + seat: pass in the curse window
 GIVE_BASE = PASS_BASE + 4  # + value index: the victim gives a sarcophagus of that value
 MOVE_BASE = GIVE_BASE + NUM_VALUES  # + src * 7 + dst: final scarab move
 DONE = MOVE_BASE + NUM_ANIMALS * NUM_ANIMALS  # stop moving scarabs
-NUM_DISTINCT_ACTIONS = DONE + 1
+STAY = DONE + 1  # with none in supply: leave own researchers where they are
+NUM_DISTINCT_ACTIONS = STAY + 1
 
 # Chance outcomes (0..NUM_CHANCE_OUTCOMES-1):
 CH_CARD = 0  # + card: a hieroglyph card is drawn

@@ -48,6 +48,7 @@ from necropolis.games.luxor2001.components import (
     SAME,
     SHAFTS,
     STACK_HEIGHT,
+    STAY,
     TRIPLES,
     VALUES_OF_EYES,
     WALL_CARDS,
@@ -138,9 +139,8 @@ def legal_actions(st: LuxorState, seat: int) -> list[int]:
         return [ORDER_BASE + t for t in sorted(set(st.tokens))]
     if phase == RELOCATE:
         target = st.pending >> 1
-        return [
-            RELOCATE_BASE + a for a in range(NUM_ANIMALS) if st.occupant[a] == seat and a != target
-        ]
+        sources = [a for a in range(NUM_ANIMALS) if st.occupant[a] == seat and a != target]
+        return [RELOCATE_BASE + a for a in sources] + [STAY]
     if phase == WINDOW:
         return [CLAIM_BASE + seat * 4 + v for v in curse_victims(st)] + [PASS_BASE + seat]
     if phase == GIVE:
@@ -267,11 +267,20 @@ def apply(st: LuxorState, action: int) -> None:
     elif phase == OPEN:
         _open(st, action - CH_VALUE)
     elif phase == RELOCATE:
-        a = action - RELOCATE_BASE
-        st.occupant[a] = -1
-        st.res_supply[st.player] += 1
         token, st.pending = st.pending, -1
-        if _score(st, token):
+        if action == STAY:
+            # The researcher part of the pair lapses. A same-facing pair still gives its
+            # scarab where someone else's researcher stands (a swap declined); at a free
+            # pillar it gives none, since in every rule a scarab goes only where a
+            # researcher stands, and the third one opens a sarcophagus for that researcher.
+            animal = token >> 1
+            same = token & 1 == SAME
+            done = _place_scarab(st, animal) if same and st.occupant[animal] >= 0 else True
+        else:
+            st.occupant[action - RELOCATE_BASE] = -1
+            st.res_supply[st.player] += 1
+            done = _score(st, token)
+        if done:
             resume_tokens(st)
     elif phase == DEAL:
         _deal(st, action - CH_CARD)
@@ -447,13 +456,11 @@ def _score(st: LuxorState, token: int) -> bool:
 def _place_researcher(st: LuxorState, animal: int, token: int) -> bool:
     p = st.player
     if st.res_supply[p] == 0:
-        sources = [a for a in range(NUM_ANIMALS) if st.occupant[a] == p and a != animal]
-        if len(sources) > 1:
-            st.pending = token
-            st.phase = RELOCATE
-            return False
-        st.occupant[sources[0]] = -1
-        st.res_supply[p] += 1
+        # With none in supply the player may bring one of their own from another pillar
+        # (the rulebook's "può spostare": a permission, so staying put is offered too).
+        st.pending = token
+        st.phase = RELOCATE
+        return False
     occ = st.occupant[animal]
     if occ >= 0:
         st.res_supply[occ] += 1  # the displaced researcher goes home

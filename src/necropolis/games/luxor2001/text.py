@@ -35,6 +35,7 @@ from necropolis.games.luxor2001.components import (
     ROWS,
     SHAFTS,
     STACK_HEIGHT,
+    STAY,
     VALUE_EYES,
     VALUE_POINTS,
     card_text,
@@ -77,6 +78,8 @@ def action_to_string(st: LuxorState, action: int) -> str:
         token = action - ORDER_BASE
         return f"score the {ANIMALS[token >> 1]} pair {_KIND[token & 1]} next"
     if phase == rules.RELOCATE:
+        if action == STAY:
+            return "leave own researchers where they are"
         return f"move own researcher from the {ANIMALS[action - RELOCATE_BASE]} pillar"
     if phase == rules.WINDOW:
         if action >= PASS_BASE:
