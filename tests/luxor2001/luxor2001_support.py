@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable
 
-from necropolis.engine import CHANCE
+from necropolis.engine import CHANCE, sample_chance
 from necropolis.games import load_game
 from necropolis.games.luxor2001 import LuxorState, rules
 from necropolis.games.luxor2001.components import (
@@ -34,20 +34,9 @@ def new_state(players: int = 2, **options: bool) -> LuxorState:
     return state
 
 
-def sample(state: LuxorState, rng: random.Random) -> int:
-    outcomes = state.chance_outcomes()
-    r = rng.random()
-    total = 0.0
-    for action, probability in outcomes:
-        total += probability
-        if r < total:
-            return action
-    return outcomes[-1][0]
-
-
 def random_step(state: LuxorState, rng: random.Random) -> int:
     seat = state.current_player()
-    action = sample(state, rng) if seat == CHANCE else rng.choice(state.legal_actions(seat))
+    action = sample_chance(state, rng) if seat == CHANCE else rng.choice(state.legal_actions(seat))
     state.apply_action(action)
     return action
 

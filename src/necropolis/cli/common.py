@@ -6,6 +6,7 @@ from typing import Any
 
 import typer
 from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 
 from necropolis.engine.errors import NecropolisError
 from necropolis.engine.protocol import Game
@@ -38,3 +39,16 @@ def open_game(game_id: str, options: dict[str, Any]) -> Game:
         return load_game(game_id, **options)
     except NecropolisError as exc:
         raise fail(str(exc)) from None
+
+
+def batch_progress(quiet: bool) -> Progress:
+    """The progress bar of a batch of matches (hidden when printing JSON)."""
+    return Progress(
+        "[progress.description]{task.description}",
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+        console=console,
+        transient=quiet,
+        disable=quiet,
+    )

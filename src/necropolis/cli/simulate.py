@@ -6,12 +6,11 @@ import json
 from typing import Annotated
 
 import typer
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 from rich.table import Table
 
 from necropolis.analysis.simulate import BatchSummary, run_batch
 from necropolis.bots import BOTS
-from necropolis.cli.common import console, fail, open_game, parse_options
+from necropolis.cli.common import batch_progress, console, fail, open_game, parse_options
 
 
 def simulate(
@@ -43,15 +42,7 @@ def simulate(
             raise fail(f"no bot called {name!r}; the bots are: {', '.join(BOTS)}")
     summary = BatchSummary(game.num_players)
     batch = run_batch(game.id, dict(game.options), names, matches, seed, workers)
-    with Progress(
-        "[progress.description]{task.description}",
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeRemainingColumn(),
-        console=console,
-        transient=as_json,
-        disable=as_json,
-    ) as progress:
+    with batch_progress(as_json) as progress:
         task = progress.add_task(f"{game.id} ×{game.num_players}", total=matches)
         for result in batch:
             summary.add(result)

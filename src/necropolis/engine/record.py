@@ -47,20 +47,18 @@ class MatchRecord:
 
     def states(self) -> Iterator[State]:
         """Every state of the match, from the initial one to the last (clones)."""
-        state = self.load_game().new_initial_state()
-        yield state.clone()
-        for index, action in enumerate(self.actions):
-            try:
-                state.apply_action(action)
-            except IllegalActionError as exc:
-                raise MatchRecordError(
-                    f"action #{index} ({action}) does not replay: {exc}"
-                ) from exc
+        for state in self._replay():
             yield state.clone()
 
     def final_state(self) -> State:
         """The state after every recorded action."""
+        *_, last = self._replay()
+        return last
+
+    def _replay(self) -> Iterator[State]:
+        """One live state, yielded as it starts and after each recorded action."""
         state = self.load_game().new_initial_state()
+        yield state
         for index, action in enumerate(self.actions):
             try:
                 state.apply_action(action)
@@ -68,7 +66,7 @@ class MatchRecord:
                 raise MatchRecordError(
                     f"action #{index} ({action}) does not replay: {exc}"
                 ) from exc
-        return state
+            yield state
 
     # --- JSON -------------------------------------------------------------------------
 
