@@ -14,7 +14,7 @@ import pytest
 from necropolis.bots import BOTS, HeuristicBot, ISMCTSBot, RandomBot, make_bot
 from necropolis.bots.heuristic import one_ply_monte_carlo
 from necropolis.engine import SeatWindow, State, play_match
-from tests.bots.nim import Nim
+from tests.bots.nim import TAKE_ONE, TAKE_TWO, Nim, NimState
 from tests.engine.toy import KEEP, REDRAW, HighCard, HighCardState
 
 
@@ -161,3 +161,50 @@ def test_the_tree_branches_on_chance_only_as_far_as_the_seat_is_told() -> None:
     assert redraw_children(HighCard(players=2)) == {"a hidden chance event"}
     # Announced draws branch the tree, one child per card that can come.
     assert redraw_children(Told(players=2)) == {"card 1", "card 2", "card 3", "card 4"}
+
+
+class GuessedNimState(NimState):
+    """Nim whose estimate of an unfinished pile is a signature: seat 0 gets pile / 10."""
+
+    __slots__ = ()
+
+    def estimate_returns(self) -> list[float]:
+        if self.is_terminal():
+            return self.returns()
+        return [self.pile / 10, 1 - self.pile / 10]
+
+
+class GuessedNim(Nim):
+    def new_initial_state(self) -> GuessedNimState:
+        return GuessedNimState(self)
+
+
+def test_cutoff_zero_backs_up_the_estimate_of_the_expanded_world() -> None:
+    # Two iterations expand the root's two moves; with no rollout at all, each new node
+    # holds the estimate of the position right after its move (piles 6 and 5).
+    bot = ISMCTSBot(iterations=2, cutoff=0)
+    root = bot.search(SeatWindow(GuessedNim(pile=7).new_initial_state(), 0), random.Random(0))
+    totals = {key: (child.visits, child.total) for key, child in root.children.items()}
+    assert totals == {TAKE_ONE: (1, pytest.approx(0.6)), TAKE_TWO: (1, pytest.approx(0.5))}
+
+
+def test_cutoff_zero_follows_the_estimate() -> None:
+    # The estimate says a bigger pile is better for seat 0 and worse for seat 1, so
+    # whatever seat 1 answers, taking one stone leaves seat 0 a bigger pile: it takes one,
+    # though from 32 taking two wins. The tree is far from the end: it trusts the estimate.
+    bot = ISMCTSBot(iterations=200, cutoff=0)
+    state = GuessedNim(pile=32).new_initial_state()
+    assert bot.choose(SeatWindow(state, 0), random.Random(1)) == TAKE_ONE
+
+
+def test_a_cutoff_beyond_the_end_changes_nothing() -> None:
+    # Rollouts that end before the cutoff back up the true returns and draw the same
+    # numbers, so the search is the very same as with rollouts to the end.
+    visits = []
+    for cutoff in (None, 50):
+        bot = ISMCTSBot(iterations=300, cutoff=cutoff)
+        bot.choose(SeatWindow(GuessedNim(pile=9).new_initial_state(), 0), random.Random(4))
+        visits.append(bot.last.root_visits)
+    assert visits[0] == visits[1]
+    with pytest.raises(ValueError, match="cutoff"):
+        ISMCTSBot(cutoff=-1)

@@ -15,6 +15,18 @@ that branched on them would let its own later choices depend on secrets). Every 
 records the seat that moved into it and the returns that seat obtained, so several
 players are handled by each maximizing its own share of the win. The budget is a number
 of iterations, a number of seconds, or both (whichever ends first).
+
+Rollouts may be cut short: with a ``cutoff`` of D, a rollout stops after D actions
+(chance included) and backs up the game's :meth:`State.estimate_returns` of the position
+it reached instead of the true returns. Long games (hundreds of actions) spend nearly all
+of an iteration in the rollout, so a cutoff buys several times more iterations per second,
+at the price of trusting the game's estimate. Without a cutoff every rollout runs to the
+end, as before.
+
+Every iteration draws a fresh determinization. Reusing one world for several iterations
+was considered and rejected: resampling costs 6–46 µs in the bundled games, a small part
+of an iteration even with a short cutoff, while reuse would correlate consecutive
+iterations (a run of them would all see the same hidden cards) for almost no gain.
 """
 
 from __future__ import annotations
@@ -64,8 +76,10 @@ class ISMCTSBot:
     """Single-observer IS-MCTS with UCB selection and rollouts to the end of the match.
 
     ``iterations`` and ``seconds`` bound the search of each decision (at least one must be
-    given; with both, the first reached ends it). A decision with one legal action is
-    played at once. The chosen action is the root's most visited one.
+    given; with both, the first reached ends it). ``cutoff`` (None: play every rollout
+    to the end) is the number of rollout actions after which the game's estimate of the
+    position is backed up instead. A decision with one legal action is played at once.
+    The chosen action is the root's most visited one.
     """
 
     def __init__(
@@ -73,15 +87,19 @@ class ISMCTSBot:
         iterations: int | None = 1000,
         seconds: float | None = None,
         exploration: float = DEFAULT_EXPLORATION,
+        cutoff: int | None = None,
         name: str = "ismcts",
     ) -> None:
         if iterations is None and seconds is None:
             raise ValueError("IS-MCTS needs a budget: iterations, seconds or both")
         if iterations is not None and iterations < 1:
             raise ValueError("IS-MCTS needs at least one iteration")
+        if cutoff is not None and cutoff < 0:
+            raise ValueError("a rollout cutoff cannot be negative")
         self.iterations = iterations
         self.seconds = seconds
         self.exploration = exploration
+        self.cutoff = cutoff
         self.name = name
         self.last = SearchStats()
 
@@ -113,6 +131,7 @@ class ISMCTSBot:
         seat = window.seat
         width = window.game.num_distinct_actions()
         c = self.exploration
+        cutoff = self.cutoff
         log = math.log
         sqrt = math.sqrt
         root = _Node(CHANCE)
@@ -173,10 +192,18 @@ class ISMCTSBot:
                 world.apply_legal_action(chosen_action)
                 node = chosen
                 path.append(node)
-            # Rollout with the game's default policy, then back up every seat's return.
-            while not world.is_terminal():
-                world.apply_legal_action(world.rollout_action(rng))
-            returns = world.returns()
+            # Rollout with the game's default policy, then back up every seat's return
+            # (or, past the cutoff, the game's estimate of them).
+            if cutoff is None:
+                while not world.is_terminal():
+                    world.apply_legal_action(world.rollout_action(rng))
+                returns = world.returns()
+            else:
+                steps = 0
+                while steps < cutoff and not world.is_terminal():
+                    world.apply_legal_action(world.rollout_action(rng))
+                    steps += 1
+                returns = world.estimate_returns()
             for visited in path:
                 visited.visits += 1
                 if visited.mover >= 0:
