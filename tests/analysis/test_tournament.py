@@ -16,6 +16,7 @@ from necropolis.analysis.tournament import (
     bradley_terry_elo,
     lineups,
     pairwise_outcomes,
+    percentile,
     run_tournament,
     wilson_interval,
 )
@@ -144,3 +145,30 @@ def test_seat_summary_counts_every_match() -> None:
     seats = result.seat_summary()
     assert [s["wins"] for s in seats] == [6.0, 2.0]
     assert seats[0]["win_rate_ci95"] == list(wilson_interval(6, 8))
+
+
+def test_every_real_choice_is_timed_and_summarised() -> None:
+    # High card: each seat chooses once (keep or redraw), always between two actions.
+    result = run_tournament(HighCard.id, {"players": 2}, ["ismcts", "random"], 4, seed=2)
+    for match in result.matches:
+        assert [len(times) for times in match.decision_seconds] == [1, 1]
+        assert all(t >= 0 for times in match.decision_seconds for t in times)
+    timing = result.bot_summary()["ismcts"]["decision_seconds"]
+    assert timing["decisions"] == 4
+    assert 0 <= timing["p50"] <= timing["p95"] <= timing["max"]
+    spent = [
+        t
+        for m in result.matches
+        for s, ts in zip(m.lineup, m.decision_seconds, strict=True)
+        for t in ts
+        if s == "ismcts"
+    ]
+    assert timing["max"] == max(spent)
+
+
+def test_percentile_takes_the_nearest_rank() -> None:
+    values = [float(v) for v in range(1, 21)]  # 1..20
+    assert percentile(values, 0.5) == 10.0
+    assert percentile(values, 0.95) == 19.0
+    assert percentile(values, 1.0) == 20.0
+    assert percentile([], 0.5) == 0.0

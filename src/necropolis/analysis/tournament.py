@@ -17,6 +17,11 @@ match when A's return is higher, or when their returns are equal and A's score i
 are on the Elo scale (400 points for a factor of ten in odds, the mean at 1500), with a
 bootstrap interval over matches. The fit adds one drawn virtual game between every pair
 of bots, so a bot that won everything still gets a finite rating.
+
+Every decision with a real choice (more than one legal action) is timed, so that a
+tournament also says how long each bot thinks: the median, 95th percentile and maximum
+seconds per decision. These are wall-clock figures of the machine the run was on, with
+whatever else it was doing at the time.
 """
 
 from __future__ import annotations
@@ -25,13 +30,17 @@ import itertools
 import json
 import math
 import random
+import time
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from necropolis.analysis.simulate import match_seed, play_one
+from necropolis.analysis.simulate import match_seed
+from necropolis.bots import make_bot
+from necropolis.engine.driver import Player, play_match
+from necropolis.engine.seat import SeatWindow
 from necropolis.games import load_game
 
 #: The normal quantile of a two-sided 95% interval.
@@ -52,6 +61,9 @@ class TournamentMatch:
     returns: tuple[float, ...]
     scores: tuple[float, ...]
     actions: int
+    #: Per seat, the seconds of each decision that had more than one legal action. Left
+    #: out of comparisons: the same match replayed takes a different time.
+    decision_seconds: tuple[tuple[float, ...], ...] = field(default=(), compare=False)
 
 
 def lineups(bots: Sequence[str], players: int) -> list[tuple[str, ...]]:
@@ -74,6 +86,15 @@ def lineups(bots: Sequence[str], players: int) -> list[tuple[str, ...]]:
             base = (first, *order)
             cycle.extend(base[shift:] + base[:shift] for shift in range(players))
     return cycle
+
+
+def percentile(values: Sequence[float], q: float) -> float:
+    """The ``q`` quantile (0..1) of ``values`` by the nearest-rank method (0 if empty)."""
+    if not values:
+        return 0.0
+    ordered = sorted(values)
+    rank = max(1, math.ceil(q * len(ordered)))
+    return ordered[rank - 1]
 
 
 def wilson_interval(successes: float, trials: int, z: float = Z95) -> tuple[float, float]:
@@ -167,11 +188,16 @@ class TournamentResult:
             for name, share in zip(match.lineup, match.returns, strict=True):
                 seats[name] += 1
                 wins[name] += share
+        timings: dict[str, list[float]] = {name: [] for name in self.bots}
+        for match in self.matches:
+            for name, spent in zip(match.lineup, match.decision_seconds, strict=False):
+                timings[name].extend(spent)
         elo = self.elo()
         low_high = self.elo_interval()
         summary = {}
         for name in self.bots:
             n = seats[name]
+            times = timings[name]
             summary[name] = {
                 "seats_played": n,
                 "wins": wins[name],
@@ -179,6 +205,12 @@ class TournamentResult:
                 "win_rate_ci95": list(wilson_interval(wins[name], n)),
                 "elo": elo[name],
                 "elo_ci95": list(low_high[name]),
+                "decision_seconds": {
+                    "decisions": len(times),
+                    "p50": percentile(times, 0.5),
+                    "p95": percentile(times, 0.95),
+                    "max": max(times, default=0.0),
+                },
             }
         self._summary = (len(self.matches), summary)
         return summary
@@ -294,11 +326,39 @@ def _bars(values: Sequence[float], intervals: Sequence[Sequence[float]]) -> list
     return [below, above]
 
 
+class _Timed:
+    """A bot that notes how long each real choice took (forced moves are not counted)."""
+
+    def __init__(self, bot: Player) -> None:
+        self.bot = bot
+        self.name = bot.name
+        self.seconds: list[float] = []
+
+    def choose(self, window: SeatWindow, rng: random.Random) -> int:
+        if len(window.legal_actions()) < 2:
+            return self.bot.choose(window, rng)
+        start = time.perf_counter()
+        action = self.bot.choose(window, rng)
+        self.seconds.append(round(time.perf_counter() - start, 5))
+        return action
+
+
 def _play(
     game_id: str, options: dict[str, Any], lineup: tuple[str, ...], index: int, seed: int
 ) -> TournamentMatch:
-    result = play_one(game_id, options, lineup, seed)
-    return TournamentMatch(index, seed, lineup, result.returns, result.scores, result.actions)
+    # The same seeding as ``necropolis simulate``'s matches, so any match replays alone.
+    game = load_game(game_id, **options)
+    players = [_Timed(make_bot(name)) for name in lineup]
+    final, record = play_match(game, players, seed=seed)
+    return TournamentMatch(
+        index,
+        seed,
+        lineup,
+        tuple(final.returns()),
+        tuple(final.scores()),
+        len(record.actions),
+        tuple(tuple(p.seconds) for p in players),
+    )
 
 
 def play_matches(

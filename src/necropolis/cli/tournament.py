@@ -1,8 +1,8 @@
 """``necropolis tournament``: bots against each other, seats rotated, ratings and a plot.
 
 Matches run on local processes (``--workers``) with a progress bar; the results (win
-rates with 95% Wilson intervals, Bradley–Terry Elo ratings, seat win rates, every match)
-are printed, written as JSON, and drawn as a PNG beside it.
+rates with 95% Wilson intervals, Bradley–Terry Elo ratings, seat win rates, seconds per
+decision, every match) are printed, written as JSON, and drawn as a PNG beside it.
 """
 
 from __future__ import annotations
@@ -89,12 +89,23 @@ def tournament(
 
 def _print_result(result: TournamentResult, cycle: int) -> None:
     table = Table(title=f"{result.game}, {result.players} players, {len(result.matches)} matches")
-    for column in ("bot", "seats", "wins", "win %", "95% CI", "Elo", "Elo 95%"):
+    columns = (
+        "bot",
+        "seats",
+        "wins",
+        "win %",
+        "95% CI",
+        "Elo",
+        "Elo 95%",
+        "s/decision p50·p95·max",
+    )
+    for column in columns:
         table.add_column(column, justify="left" if column == "bot" else "right")
     summary = result.bot_summary()
     for name, row in sorted(summary.items(), key=lambda kv: -kv[1]["elo"]):
         low, high = row["win_rate_ci95"]
         elo_low, elo_high = row["elo_ci95"]
+        think = row["decision_seconds"]
         table.add_row(
             name,
             str(row["seats_played"]),
@@ -103,6 +114,7 @@ def _print_result(result: TournamentResult, cycle: int) -> None:
             f"{100 * low:.1f}–{100 * high:.1f}",
             f"{row['elo']:.0f}",
             f"{elo_low:.0f}–{elo_high:.0f}",
+            f"{think['p50']:.3f}·{think['p95']:.3f}·{think['max']:.3f}",
         )
     console.print(table)
     seats = Table(title="win rate by seat (any bot)")
