@@ -226,3 +226,31 @@ def test_dealing_is_described_only_to_the_seat_dealt_to() -> None:
     assert st.describe_action(ONE, 0) == "you are dealt a 1 card"
     assert st.describe_action(ONE, 1) == "seat 0 is dealt a card"
     assert st.describe_action(ONE, None) == "seat 0 is dealt a card"
+
+
+def _all_views(st: LuxorState) -> str:
+    return json.dumps([st.view(s) for s in range(st.num_players)], sort_keys=True)
+
+
+def test_a_resample_depends_on_the_view_and_the_seed_alone() -> None:
+    # Two matches seat 0 cannot tell apart: seat 1's hand differs (and so the draw pile).
+    a = start(hands=[(ONE, TWO, THREE, FOUR, FIVE), (ONE, ONE, ONE, ONE, ONE)])
+    b = start(hands=[(ONE, TWO, THREE, FOUR, FIVE), (FIVE, DIE, PLUS_MINUS_ONE, THREE, ONE)])
+    assert views_equal(a, b, 0) and not views_equal(a, b, 1)
+    for seed in range(5):
+        wa = a.resample(0, random.Random(seed))
+        wb = b.resample(0, random.Random(seed))
+        assert _all_views(wa) == _all_views(wb)
+        assert wa.draw_counts == wb.draw_counts and wa.horus_counts == wb.horus_counts
+    # Hidden scarab values: seat 1 holds a 1 in one match and a 4 in the other. Prepared
+    # position: each scarab is taken from the supply, as a scarab temple tile would give it.
+    c, d = a.clone(), a.clone()
+    for st, value in ((c, 0), (d, 3)):
+        st.scarab_supply[value] -= 1
+        st.scarabs[1][value] += 1
+    assert views_equal(c, d, 0) and not views_equal(c, d, 1)
+    for seed in range(5):
+        wc = c.resample(0, random.Random(seed))
+        wd = d.resample(0, random.Random(seed))
+        assert _all_views(wc) == _all_views(wd)
+        assert wc.scarab_supply == wd.scarab_supply

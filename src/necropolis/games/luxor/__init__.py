@@ -9,10 +9,15 @@ project's own words, the action encoding, the tensor layout and every reconstruc
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from necropolis.engine.protocol import Game, View
 from necropolis.games.luxor import rules, text, view
 from necropolis.games.luxor.components import HAND_SIZE, OSIRIS_USED, TREASURE_FIELDS
 from necropolis.games.luxor.state import LuxorState
+
+if TYPE_CHECKING:
+    from necropolis.engine.protocol import Policy
 
 
 class LuxorGame(Game):
@@ -46,6 +51,11 @@ class LuxorGame(Game):
 
     def render_view(self, v: View) -> str:
         return text.render_view(v)
+
+    def heuristic_policy(self) -> Policy:
+        from necropolis.games.luxor import heuristic
+
+        return heuristic.policy
 
 
 GAME = LuxorGame

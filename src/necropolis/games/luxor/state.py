@@ -16,7 +16,7 @@ import random
 from typing import TYPE_CHECKING
 
 from necropolis.engine.protocol import CHANCE, TERMINAL, State, View, winners_share
-from necropolis.games.luxor import rules, scoring, text, view
+from necropolis.games.luxor import heuristic, rules, scoring, text, view
 from necropolis.games.luxor.components import (
     ACTIVE_AT_START,
     ADVENTURERS,
@@ -206,6 +206,12 @@ class LuxorState(State):
         if self.final is None:
             return [0.0] * self.num_players
         return winners_share([row[-1] for row in self.final], scoring.tiebreak(self))
+
+    def estimate_returns(self) -> list[float]:
+        """Shares of the win guessed from projected points (see ``heuristic.py``)."""
+        if self.final is not None:
+            return self.returns()
+        return heuristic.estimate_shares(self)
 
     def scores(self) -> list[float]:
         if self.final is not None:

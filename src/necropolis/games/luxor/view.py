@@ -260,7 +260,10 @@ def resample(st: LuxorState, seat: int, rng: random.Random) -> LuxorState:
     for kind, count in enumerate(st.draw_counts):
         pool.extend([kind] * count)
     for origin in sorted(pools):
-        cards = pools[origin]
+        # Sorted before the shuffle: the pool was gathered from the other hands, so its
+        # order would otherwise depend on their hidden cards, and one view with one seed
+        # would give different worlds.
+        cards = sorted(pools[origin])
         rng.shuffle(cards)
         for s in others:
             hand = new.hands[s]
@@ -280,6 +283,7 @@ def resample(st: LuxorState, seat: int, rng: random.Random) -> LuxorState:
                 values.extend([v] * c)
         for v, c in enumerate(st.scarab_supply):
             values.extend([v] * c)
+        values.sort()  # likewise: gathered from hidden scarabs, so made view-only first
         rng.shuffle(values)
         for s in others:
             total = sum(st.scarabs[s])
