@@ -9,6 +9,8 @@ the card values are reconstructions (see docs/rules/horus.md); every figure live
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from necropolis.engine import Game, Option
 from necropolis.engine.protocol import View
 from necropolis.games.horus import components as cp
@@ -16,6 +18,9 @@ from necropolis.games.horus.codes import MAX_ROUNDS, NUM_ACTIONS
 from necropolis.games.horus.state import HorusState
 from necropolis.games.horus.text import render
 from necropolis.games.horus.view import OBSERVATION_SIZE, encode
+
+if TYPE_CHECKING:
+    from necropolis.engine.protocol import Policy
 
 
 class HorusGame(Game):
@@ -68,6 +73,11 @@ class HorusGame(Game):
 
     def render_view(self, view: View) -> str:
         return render(view)
+
+    def heuristic_policy(self) -> Policy:
+        from necropolis.games.horus import heuristic
+
+        return heuristic.policy
 
 
 GAME = HorusGame

@@ -1,0 +1,741 @@
+"""A hand-written strategy for The Pyramid of Horus: a raider who knows when to get out.
+
+The policy reads the seat's view only (its own cards, the public board, the mummies'
+squares and facings, the fallen blocks) plus the game's fixed tables, and decides by a
+few plain rules:
+
+* **Raid or leave.** Every decision of a turn first weighs staying another round against
+  heading for the exit now. Getting out takes a number of rounds fixed by the distance to
+  the nearest exit and the actions a round gives at the current wound and load level; the
+  risk of being shut in meanwhile is read off a set of sampled orders of the blocks still
+  in the box (how many more blocks fall before no path is left from the adventurer's
+  square). Staying is worth it while ``U(load + gain) * (1 - p_stay)`` beats
+  ``U(load) * (1 - p_go)``, where ``U`` is the chance of winning with a load (against
+  opponents' loads estimated from what is public: the backs of their face-down cards) and
+  ``gain`` what the best target in reach promises. Once every rival is out, the seat
+  leaves as soon as it is ahead, and goes on raiding while behind.
+* **Targets.** Sarcophagi are the richest cards (an open one shows its value, a closed
+  one is worth the mean of its god's cards), two actions each from the square in front.
+  The raider heads for the target with the best value per action of travel, opens a
+  sarcophagus only when it can also take the treasure or nobody is near, tries a lock
+  when the idol is worth its curse and the actions left make the combination likely, and
+  searches the sand and the pond only when the corridor is bare.
+* **Mummies.** Walking onto a standing mummy costs a wound for sure; ending a turn where
+  a mummy may walk in phase 4 costs one with a probability worked out from its section,
+  facing and the odds of the five dice. Both count against a move.
+* **Load.** Heal with an Antidote or a Medi-kit whenever one matches a wound, slip
+  treasures into a Bag (two cards for one), and in phase 1 drop the least valuable card
+  when that lowers the level and the card is worth less than what the lost actions cost;
+  a thirteenth card makes room by dropping the cheapest card.
+* **Abilities and equipment.** Udjat and Clairvoyance check a block at once and keep it
+  when it cannot cut the seat off, Shoot knocks down a mummy beside the raider, Dodge,
+  Reflexes and Swimming are used at their first chance, Stamina when the level is high or
+  the way out is long, a Crowbar or Lockpicking as soon as a lock lacks one face.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from functools import lru_cache
+from typing import Any
+
+from necropolis.engine.seat import SeatWindow
+from necropolis.games.horus import components as cp
+from necropolis.games.horus.codes import (
+    A_BAG_PUT,
+    A_CLAIRVOYANCE,
+    A_CROWBAR,
+    A_DISCARD,
+    A_DONE,
+    A_DONE_STAMINA,
+    A_JUMP,
+    A_JUMP_DODGE,
+    A_KEEP_BLOCK,
+    A_LEAVE,
+    A_LOCKPICKING,
+    A_MOVE,
+    A_OPEN,
+    A_PEEK,
+    A_PICK,
+    A_REROLL,
+    A_RETURN_BLOCK,
+    A_SEARCH,
+    A_SETUP,
+    A_SHOOT,
+    A_TAKE,
+    A_TAKE_WOUND,
+    A_UDJAT,
+    A_USE_REACTION,
+    D_CHECK,
+    D_JUMP,
+    D_LOCK,
+    D_REACT,
+    D_ROOM,
+    D_SETUP,
+    D_TURN,
+    D_WLL,
+    ESCAPED,
+    HEALS,
+    INSIDE,
+)
+
+FAR = 10**6
+NUM_SQUARES = cp.NUM_SQUARES
+NEIGHBOURS = cp.NEIGHBOURS
+#: Sampled block orders behind the sealing risk (deterministic per board, so cacheable).
+SAMPLES = 48
+#: Mean value of a face-down card of each back (rubble: necklaces; sand and water:
+#: treasures and chests alike; sarcophagi: their god's treasures).
+BACK_VALUE = {
+    "rubble": 1.8,
+    "sand": 3.5,
+    "water": 3.5,
+    "anubis": 8.0,
+    "thoth": 8.0,
+    "horus": 8.5,
+    "mummy": 0.0,
+    "block": 0.0,
+    "idol": 0.0,
+}
+BACK_GOD = {"sand": 0, "water": 1, "thoth": 2, "anubis": 3, "horus": 4}
+CHEST_VALUE = 3.5
+#: Points a wound costs (a card toward a slower level, for good if a mummy gave it).
+WOUND_COST = 1.5
+#: A search of the sand or the pond: a treasure or chest ten times in eighteen, less the
+#: scorpion or crocodile that comes the other times.
+SEARCH_WORTH = 1.8
+#: What one more round inside is worth beside the sampled sealing risk (unseen dangers).
+STAY_COST = 0.98
+#: Preference of adventurers at setup (abilities that help a raider most first).
+ADVENTURER_PREFERENCE = (
+    cp.LOCKPICKING,
+    cp.STAMINA,
+    cp.SHOOT,
+    cp.CLAIRVOYANCE,
+    cp.DODGE,
+    cp.REFLEXES,
+    cp.SWIMMING,
+    cp.LINGUISTICS,
+)
+#: Probability of each number of mummy steps (dice of 4 or more among five).
+STEP_PROB = tuple(math.comb(5, k) / 32 for k in range(6))
+_SQUARE_OF_BLOCK = cp.BLOCK_SQUARE
+_SECTION_INDEX = tuple({sq: i for i, sq in enumerate(path)} for path in cp.SECTIONS)
+_SARC_MEAN = {
+    g: sum(cp.CARD_VALUE[t] for t in cp.TYPES_OF_ORIGIN[cp.POOL_OF_GOD[g]])
+    / len(cp.TYPES_OF_ORIGIN[cp.POOL_OF_GOD[g]])
+    for g in cp.POOL_OF_GOD
+}
+
+
+# --- the board ---------------------------------------------------------------------------
+
+
+def blocked_squares(fallen: list[int]) -> list[bool]:
+    """Square id -> covered by a fallen block (``fallen``: block numbers 1..36)."""
+    out = [False] * NUM_SQUARES
+    for b in fallen:
+        out[_SQUARE_OF_BLOCK[b - 1]] = True
+    return out
+
+
+def distances(blocked: list[bool], targets: list[int] | tuple[int, ...]) -> list[int]:
+    """Steps from every square to the nearest of ``targets`` around the fallen blocks."""
+    dist = [FAR] * NUM_SQUARES
+    frontier = [t for t in targets if not blocked[t]]
+    for t in frontier:
+        dist[t] = 0
+    d = 0
+    while frontier:
+        d += 1
+        nxt = []
+        for sq in frontier:
+            for nb in NEIGHBOURS[sq]:
+                if nb >= 0 and dist[nb] == FAR and not blocked[nb]:
+                    dist[nb] = d
+                    nxt.append(nb)
+        frontier = nxt
+    return dist
+
+
+def _connected(blocked: list[bool], square: int) -> bool:
+    """Whether ``square`` still reaches an exit (its own block ignored: one jumps off it)."""
+    seen = [False] * NUM_SQUARES
+    stack = [square]
+    seen[square] = True
+    while stack:
+        sq = stack.pop()
+        if cp.AREA[sq] == cp.ENTRANCE:
+            return True
+        for nb in NEIGHBOURS[sq]:
+            if nb >= 0 and not seen[nb] and not blocked[nb]:
+                seen[nb] = True
+                stack.append(nb)
+    return False
+
+
+_NUMBERED = tuple(cp.SQUARE_NUMBER[sq] > 0 for sq in range(NUM_SQUARES))
+_IS_EXIT = tuple(cp.AREA[sq] == cp.ENTRANCE for sq in range(NUM_SQUARES))
+
+
+def _plain_cut_times(fallen: list[bool], order: list[int]) -> list[int]:
+    """Per square, how many squares of ``order`` (where the blocks still in the box land,
+    in falling order) are covered before it is cut from every exit (0: already cut;
+    ``len(order)``: only the empty box closes it).
+
+    Worked backwards: with every block down, open their squares again one by one (the
+    last to fall first) and note when each square joins the exits' component.
+    """
+    total = len(order)
+    parent = list(range(NUM_SQUARES))
+    members: list[list[int]] = [[sq] for sq in range(NUM_SQUARES)]
+    out = [0] * NUM_SQUARES
+    is_open = [not _NUMBERED[sq] for sq in range(NUM_SQUARES)]
+    exit_root = cp.ENTRANCES[0]
+    out[exit_root] = total
+
+    def find(x: int) -> int:
+        while parent[x] != x:
+            parent[x] = parent[parent[x]]
+            x = parent[x]
+        return x
+
+    def union(a: int, b: int, time: int) -> None:
+        nonlocal exit_root
+        ra, rb = find(a), find(b)
+        if ra == rb:
+            return
+        if ra == exit_root or rb == exit_root:
+            joining = rb if ra == exit_root else ra
+            for sq in members[joining]:
+                out[sq] = time
+        if len(members[ra]) < len(members[rb]):
+            ra, rb = rb, ra
+        parent[rb] = ra
+        members[ra] += members[rb]
+        members[rb] = []
+        if rb == exit_root:
+            exit_root = ra
+
+    for sq in range(NUM_SQUARES):
+        if is_open[sq]:
+            for nb in NEIGHBOURS[sq]:
+                if nb > sq and is_open[nb]:
+                    union(sq, nb, total)
+    for k in range(total - 1, -1, -1):
+        sq = order[k]
+        is_open[sq] = True
+        for nb in NEIGHBOURS[sq]:
+            if nb >= 0 and is_open[nb]:
+                union(sq, nb, k + 1)
+    return out
+
+
+@lru_cache(maxsize=512)
+def cut_table(fallen: tuple[int, ...], first: int) -> tuple[tuple[int, ...], ...]:
+    """Per square, sorted over sampled orders of the blocks still to fall, how many more
+    must fall before a figure there has no way out (jumping off its own falling block
+    onto a neighbour counts as staying). ``first`` is a block known to fall next (set
+    aside and seen), or 0. The orders come from a generator seeded by the board itself,
+    so that equal boards give equal answers whoever asks."""
+    rest = [b for b in range(1, cp.NUM_BLOCKS + 1) if b not in fallen and b != first]
+    down = [False] * NUM_SQUARES
+    for b in fallen:
+        down[_SQUARE_OF_BLOCK[b - 1]] = True
+    rng = random.Random(hash((fallen, first)) & 0xFFFFFFFF)
+    per_square: list[list[int]] = [[] for _ in range(NUM_SQUARES)]
+    for _ in range(SAMPLES):
+        order = rest[:]
+        rng.shuffle(order)
+        if first:
+            order.insert(0, first)
+        squares = [_SQUARE_OF_BLOCK[b - 1] for b in order]
+        plain = _plain_cut_times(down, squares)
+        total = len(squares)
+        for sq in range(NUM_SQUARES):
+            if _IS_EXIT[sq]:
+                t = total
+            else:
+                t = plain[sq]
+                for nb in NEIGHBOURS[sq]:
+                    if nb >= 0 and plain[nb] > t:
+                        t = plain[nb]
+            per_square[sq].append(t)
+    return tuple(tuple(sorted(x)) for x in per_square)
+
+
+def cut_risk(times: tuple[int, ...], blocks: int) -> float:
+    """The share of sampled orders that cut the square off within ``blocks`` more blocks."""
+    if blocks <= 0:
+        return 0.0
+    return sum(1 for t in times if t <= blocks) / len(times)
+
+
+def mummy_threat(view: dict[str, Any]) -> list[float]:
+    """Per square, the chance that some mummy touches a figure standing there in phase 4."""
+    safe = [1.0] * NUM_SQUARES
+    for m in view["mummies"]:
+        section = cp.SECTION_NAMES.index(m["section"])
+        path = cp.SECTIONS[section]
+        pos = _SECTION_INDEX[section][m["square"]]
+        hit = [0.0] * NUM_SQUARES
+        if m["down"]:
+            hit[m["square"]] = 1.0  # it stands up where it lies and touches
+        else:
+            hit[m["square"]] += STEP_PROB[0]
+            for k in range(1, 6):
+                p, f = pos, m["facing"]
+                entered = set()
+                for _ in range(k):
+                    nxt = p + f
+                    if nxt < 0 or nxt >= len(path):
+                        f = -f
+                        nxt = p + f
+                    p = nxt
+                    entered.add(path[p])
+                for sq in entered:
+                    hit[sq] += STEP_PROB[k]
+        for sq in range(NUM_SQUARES):
+            if hit[sq]:
+                safe[sq] *= 1.0 - min(hit[sq], 1.0)
+    return [1.0 - s for s in safe]
+
+
+# --- cards and scores --------------------------------------------------------------------
+
+
+def card_value(t: int) -> float:
+    if cp.CARD_KIND[t] == cp.CHEST:
+        return CHEST_VALUE
+    if cp.CARD_KIND[t] == cp.WOUND:
+        return 0.0
+    return float(cp.CARD_VALUE[t])
+
+
+def gods_of(cards: list[int]) -> set[int]:
+    return {cp.CARD_GOD[t] for t in cards if cp.CARD_KIND[t] in (cp.TREASURE, cp.IDOL)} - {-1}
+
+
+def load_value(cards: list[int]) -> float:
+    """What these cards would score on escape (a chest counted at a die's mean)."""
+    return sum(card_value(t) for t in cards) + cp.VARIETY_BONUS[len(gods_of(cards))]
+
+
+def gain_of(cards: list[int], value: float, god: int) -> float:
+    """What one more card of ``value`` and ``god`` adds, variety bonus included."""
+    gods = gods_of(cards)
+    extra = 0.0
+    if god >= 0 and god not in gods:
+        extra = cp.VARIETY_BONUS[len(gods) + 1] - cp.VARIETY_BONUS[len(gods)]
+    return value + extra
+
+
+def estimate_load(player: dict[str, Any]) -> float:
+    """A rival's load as the table sees it: visible cards exactly, hidden ones by back."""
+    seen: list[int] = list(player["card_types"]) + list(player["bag_types"])
+    total = sum(card_value(t) for t in seen)
+    gods = gods_of(seen)
+    for back, count in player["face_down"].items():
+        total += BACK_VALUE.get(back, 0.0) * count
+        if back in BACK_GOD:
+            gods.add(BACK_GOD[back])
+    total += CHEST_VALUE * int(player["bag_face_down"])
+    return total + cp.VARIETY_BONUS[min(len(gods), 5)]
+
+
+def actions_per_round(level: int, cursed: int) -> float:
+    """Expected actions of a round at ``level`` with ``cursed`` dice left out."""
+    if level > 6:
+        return 0.0
+    return (cp.NUM_DICE - cursed) * (7 - level) / 6
+
+
+def _level(cards: int) -> int:
+    return cp.WLL_TABLE[min(cards, cp.CARD_LIMIT)]
+
+
+class _Me:
+    """What the policy works out once per decision from the seat's view."""
+
+    def __init__(self, view: dict[str, Any], seat: int) -> None:
+        self.view = view
+        self.seat = seat
+        me = view["players"][seat]
+        self.me = me
+        self.square: int = me["square"] if me["square"] is not None else -1
+        self.hand: list[int] = list(me["card_types"])
+        self.bag: list[int] = list(me["bag_types"])
+        self.cards = self.hand + self.bag
+        self.count = len(self.hand)
+        self.value = load_value(self.cards)
+        self.wounds = sum(1 for t in self.hand if cp.CARD_KIND[t] == cp.WOUND)
+        self.cursed = sum(1 for t in self.hand if cp.CARD_KIND[t] == cp.IDOL)
+        self.actions: int = me["actions"]
+        self.blocked = blocked_squares(view["fallen_blocks"])
+        self.exit_dist = distances(self.blocked, cp.ENTRANCES)
+        self.threat = mummy_threat(view)
+        self.standing = {m["square"] for m in view["mummies"] if not m["down"]}
+        first = view["block_set_aside_number"] or 0
+        self.table = cut_table(tuple(view["fallen_blocks"]), first)
+        self.times = self.table[self.square] if self.square >= 0 else (0,) * SAMPLES
+        self.rate = max(actions_per_round(_level(self.count), self.cursed), 0.5)
+        self.rivals = [p for p in view["players"] if p["seat"] != seat]
+
+    def blocks_before_out(self, extra_rounds: float = 0.0, square: int | None = None) -> int:
+        """Blocks that fall before the seat is out if it heads for an exit (after
+        ``extra_rounds`` spent elsewhere)."""
+        sq = self.square if square is None else square
+        steps = self.exit_dist[sq] + 1  # the walk and the leave action
+        left = steps - (self.actions if extra_rounds == 0 else 0)
+        rounds = 0 if left <= 0 else math.ceil(left / (0.8 * self.rate))
+        return rounds + math.ceil(extra_rounds)
+
+    def win_chance(self, value: float) -> float:
+        """How likely escaping with ``value`` wins, against what the rivals may carry."""
+        p = 1.0
+        for r in self.rivals:
+            status = r["status_id"]
+            if status == ESCAPED:
+                p *= _sigmoid((value - estimate_load(r)) / 3.0)
+            elif status == INSIDE:
+                # a rival still inside may yet load up, or be shut in
+                p *= _sigmoid((value - estimate_load(r) - 8.0) / 6.0)
+        return 0.97 * p + 0.03 * min(value / 40.0, 1.0)
+
+
+def _sigmoid(x: float) -> float:
+    return 1.0 / (1.0 + math.exp(-max(min(x, 30.0), -30.0)))
+
+
+# --- targets -------------------------------------------------------------------------------
+
+
+def _sarc_targets(me: _Me) -> dict[int, tuple[float, int]]:
+    """Square -> (points, actions) of what the sarcophagi in front of it still hold."""
+    out: dict[int, tuple[float, int]] = {}
+    cheapest = _cheapest(me) if me.count >= cp.CARD_LIMIT else 0.0
+    for x in me.view["sarcophagi"]:
+        god = cp.GOD_INDEX[x["god"]]
+        t = x["card_type"]  # open, or read with Linguistics; else -1
+        if x["state"] == "open":
+            worth = gain_of(me.cards, card_value(t), cp.CARD_GOD[t])
+            work = 1
+        elif x["state"] == "closed":
+            value = card_value(t) if t >= 0 else _SARC_MEAN[god]
+            worth = gain_of(me.cards, value, god)
+            work = 2
+        else:
+            continue
+        worth -= cheapest  # a thirteenth card: the cheapest goes
+        if worth <= 0:
+            continue
+        old = out.get(x["square"], (0.0, 0))
+        out[x["square"]] = (old[0] + worth, old[1] + work)
+    return out
+
+
+def _idol_worth(me: _Me, g: int) -> float:
+    """An idol's points and variety, less its curse (a die lost for the rest of the game)."""
+    worth = gain_of(me.cards, float(cp.IDOL_VALUE[g]), g)
+    return worth - 2.5 - (2.0 if g == cp.HORUS else 0.0)
+
+
+def _lock_odds(me: _Me, g: int, tries: int) -> float:
+    """Rough chance to open lock ``g`` with the first roll and ``tries`` rerolls."""
+    faces = len(cp.IDOL_LOCK[g])
+    per = {3: 0.16, 4: 0.06, 5: 0.015}[faces]
+    # each reroll keeps what matches: the chance climbs quickly for short combinations
+    p = 1 - (1 - per) * (1 - min(0.9, per * 3.0)) ** tries
+    helper = cp.CROWBAR in me.hand or (
+        me.me["adventurer_id"] == cp.LOCKPICKING and not me.me["ability_used"]
+    )
+    if helper:
+        p = min(1.0, p * 2.5)
+    return p
+
+
+def _alcove_targets(me: _Me) -> dict[int, tuple[float, int]]:
+    out: dict[int, tuple[float, int]] = {}
+    if me.count >= cp.CARD_LIMIT:
+        return out
+    for name in me.view["idols_in_alcoves"]:
+        g = cp.GOD_INDEX[name]
+        worth = _idol_worth(me, g) * _lock_odds(me, g, 2)
+        if worth <= 0.5:
+            continue
+        for sq in cp.ALCOVE_FRONT[g]:
+            out[sq] = (worth, 3)
+    return out
+
+
+def _keep_value(me: _Me, t: int) -> float:
+    """How much a card in front is worth keeping (for discards)."""
+    kind = cp.CARD_KIND[t]
+    if kind == cp.WOUND:
+        return 99.0
+    if kind == cp.EQUIPMENT:
+        if t == cp.BAG:
+            return 6.0 if me.bag else 1.5
+        if t == cp.CROWBAR:
+            return 1.0 if me.view["idols_in_alcoves"] else 0.0
+        if t == cp.UDJAT:
+            return 1.0
+        return 1.2  # a kit for a wound to come
+    rest = list(me.cards)
+    rest.remove(t)
+    return load_value(me.cards) - load_value(rest)
+
+
+# --- decisions -----------------------------------------------------------------------------
+
+
+def policy(window: SeatWindow, rng: random.Random) -> int:
+    """The heuristic's action for the seat behind ``window`` (from its view only)."""
+    legal = window.legal_actions()
+    if len(legal) == 1:
+        return legal[0]
+    view = window.view()
+    seat = window.seat
+    node = view["awaiting_id"]
+    if node == D_SETUP:
+        return _setup(legal)
+    me = _Me(view, seat)
+    if node == D_TURN:
+        return _turn(me, legal, rng)
+    if node == D_WLL:
+        return _wll(me, legal)
+    if node == D_LOCK:
+        return _lock(me, legal)
+    if node == D_ROOM:
+        return _room(me, legal)
+    if node == D_JUMP:
+        return _jump(me, legal)
+    if node == D_REACT:
+        return A_USE_REACTION if A_USE_REACTION in legal else A_TAKE_WOUND
+    if node == D_CHECK:
+        return _check(me, legal)
+    return A_DONE if A_DONE in legal else legal[0]
+
+
+def _setup(legal: list[int]) -> int:
+    for adventurer in ADVENTURER_PREFERENCE:
+        a = A_SETUP + 2 * adventurer
+        if a in legal:
+            return a
+    return legal[0]
+
+
+def _rounds(me: _Me, steps: int) -> int:
+    """Rounds, this one included, that ``steps`` actions take from now."""
+    left = steps - me.actions
+    return 1 if left <= 0 else 1 + math.ceil(left / (0.8 * me.rate))
+
+
+def _plan(me: _Me) -> int:
+    """Where to raid next, or -1 to head for the exit now.
+
+    Each target is weighed as "that target, then out": its points raise the chance to
+    win, the rounds it costs raise the chance of being shut in on the way (read at the
+    target's square), and every extra round inside costs a little for what the samples
+    cannot see. Heading out now is weighed the same way.
+    """
+    here = me.square
+    go_rounds = _rounds(me, me.exit_dist[here] + 1)
+    u_go = me.win_chance(me.value) * (1.0 - cut_risk(me.times, go_rounds - 1))
+    targets = _sarc_targets(me)
+    for sq, tw in _alcove_targets(me).items():
+        if tw[0] > targets.get(sq, (0.0, 0))[0]:
+            targets[sq] = tw
+    if not targets and _search_worth(me):
+        for sq in _search_squares(me):
+            targets[sq] = (SEARCH_WORTH, 1)
+    from_me = distances(me.blocked, [here])
+    best, best_u = -1, u_go
+    for sq, (worth, work) in targets.items():
+        reach = from_me[sq]
+        if reach >= FAR:
+            continue
+        rounds = _rounds(me, reach + work + me.exit_dist[sq] + 1)
+        risk = cut_risk(me.table[sq], rounds - 1)
+        # a mummy standing there touches on arrival, one may walk in at the round's end
+        stuck = reach + work >= me.actions  # no action left to step away this round
+        worth -= WOUND_COST * ((reach > 0 and sq in me.standing) + stuck * me.threat[sq])
+        u = me.win_chance(me.value + worth) * (1.0 - risk) * STAY_COST ** (rounds - go_rounds)
+        u -= 1e-6 * reach  # the nearer of equal targets
+        if u > best_u + 1e-9:
+            best, best_u = sq, u
+    return best
+
+
+def _search_worth(me: _Me) -> bool:
+    """Searching pays only once the corridor is bare, with room and few wounds."""
+    return me.count < 8 and me.wounds < 4
+
+
+def _move_toward(me: _Me, legal: list[int], target: list[int], last: bool) -> int:
+    """The legal move that gets closest to ``target``, mummies counted against it."""
+    dist = distances(me.blocked, target)
+    here = dist[me.square]
+    best, best_cost = -1, float("inf")
+    for a in legal:
+        if not A_MOVE <= a < A_MOVE + 4:
+            continue
+        nb = NEIGHBOURS[me.square][a - A_MOVE]
+        if dist[nb] >= here:
+            continue
+        cost = float(dist[nb])
+        if nb in me.standing:
+            cost += 2.5
+        if last:
+            cost += 2.0 * me.threat[nb]
+        if cost < best_cost:
+            best, best_cost = a, cost
+    return best
+
+
+def _turn(me: _Me, legal: list[int], rng: random.Random) -> int:
+    for a in legal:  # a matching kit removes a wound and a card: always worth it
+        if a in HEALS:
+            return a
+    puts = [a for a in legal if A_BAG_PUT <= a < A_BAG_PUT + cp.NUM_CARD_TYPES]
+    if puts:  # two cards for one in the Bag: the most valuable first
+        return max(puts, key=lambda a: card_value(a - A_BAG_PUT))
+    if A_UDJAT in legal:
+        return A_UDJAT
+    if A_CLAIRVOYANCE in legal and me.view["round"] >= 3:
+        return A_CLAIRVOYANCE
+    shoots = [a for a in legal if A_SHOOT <= a < A_UDJAT]
+    if shoots and cp.AREA[me.square] == cp.MUMMIES_CORRIDOR and me.actions > 0:
+        return shoots[0]
+    if me.actions <= 0:
+        return A_DONE
+    last = me.actions == 1
+    target = _plan(me)
+    if target < 0:
+        if A_LEAVE in legal:
+            return A_LEAVE
+        move = _move_toward(me, legal, list(cp.ENTRANCES), last)
+        return move if move >= 0 else A_DONE
+    if target != me.square:
+        move = _move_toward(me, legal, [target], last)
+        return move if move >= 0 else A_DONE
+    # at the target: take what is open, open what is closed, try the lock, search
+    takes = [a for a in legal if A_TAKE <= a < A_PEEK]
+    if takes:
+        return max(takes, key=lambda a: card_value(_sarc_card(me, a - A_TAKE)))
+    opens = [a for a in legal if A_OPEN <= a < A_TAKE]
+    if opens:
+        if me.actions >= 2 or not _rival_near(me, 4):
+            return opens[0]
+        return A_DONE  # opened now, a rival would take it before our next turn
+    picks = [a for a in legal if A_PICK <= a < A_REROLL]
+    if picks:
+        return picks[0]
+    if A_SEARCH in legal:
+        return A_SEARCH
+    return A_DONE
+
+
+def _search_squares(me: _Me) -> list[int]:
+    return [
+        sq
+        for sq in range(NUM_SQUARES)
+        if cp.AREA[sq] in (cp.SCORPION_PIT, cp.CROCODILE_POND) and not me.blocked[sq]
+    ]
+
+
+def _sarc_card(me: _Me, k: int) -> int:
+    return int(me.view["sarcophagi"][k]["card_type"])
+
+
+def _cheapest(me: _Me) -> float:
+    return min((_keep_value(me, t) for t in me.hand if cp.DISCARDABLE[t]), default=99.0)
+
+
+def _rival_near(me: _Me, steps: int) -> bool:
+    dist = distances(me.blocked, [me.square])
+    return any(
+        r["status_id"] == INSIDE and r["square"] is not None and dist[r["square"]] <= steps
+        for r in me.rivals
+    )
+
+
+def _wll(me: _Me, legal: list[int]) -> int:
+    for a in legal:
+        if a in HEALS:
+            return a
+    puts = [a for a in legal if A_BAG_PUT <= a < A_BAG_PUT + cp.NUM_CARD_TYPES]
+    if puts:
+        return max(puts, key=lambda a: card_value(a - A_BAG_PUT))
+    # drop a card when it lowers the level and is worth less than the actions it costs
+    count = me.count
+    if count >= 6 and _level(count - 1) < _level(count):
+        drops = [a for a in legal if A_DISCARD <= a < A_DISCARD + cp.NUM_CARD_TYPES]
+        if drops:
+            a = min(drops, key=lambda x: _keep_value(me, x - A_DISCARD))
+            limit = 1.5 if count < 10 else 3.5
+            if _keep_value(me, a - A_DISCARD) <= limit:
+                return a
+    if A_DONE_STAMINA in legal:
+        level = _level(count)
+        far = me.exit_dist[me.square] if me.square >= 0 else 0
+        if level >= 4 or (level >= 3 and far >= 6 and me.view["round"] >= 8):
+            return A_DONE_STAMINA
+    return A_DONE
+
+
+def _lock(me: _Me, legal: list[int]) -> int:
+    if A_CROWBAR in legal:
+        return A_CROWBAR
+    if A_LOCKPICKING in legal:
+        return A_LOCKPICKING
+    lock = me.view["lock"]
+    if lock is None:
+        return A_DONE
+    needed = set(cp.IDOL_LOCK[cp.GOD_INDEX[lock["idol"]]])
+    mask = 0
+    seen: set[int] = set()
+    for i, face in enumerate(lock["dice"]):
+        if face in needed and face not in seen:
+            seen.add(face)
+        else:
+            mask |= 1 << i
+    missing = len(needed - seen)
+    a = A_REROLL + mask - 1
+    # keep an action or two in hand for the walk when time presses
+    reserve = 1 if cut_risk(me.times, me.blocks_before_out() + 2) > 0.15 else 0
+    if mask and a in legal and me.actions > reserve and missing <= me.actions + 1:
+        return a
+    return A_DONE
+
+
+def _room(me: _Me, legal: list[int]) -> int:
+    puts = [a for a in legal if A_BAG_PUT <= a < A_BAG_PUT + cp.NUM_CARD_TYPES]
+    if puts:
+        return max(puts, key=lambda a: card_value(a - A_BAG_PUT))
+    return min(legal, key=lambda a: _keep_value(me, a - A_DISCARD))
+
+
+def _jump(me: _Me, legal: list[int]) -> int:
+    dodges = [a for a in legal if a >= A_JUMP_DODGE]
+    options = dodges or legal
+
+    # the square being jumped from is this seat's own square
+    def cost(a: int) -> float:
+        nb = NEIGHBOURS[me.square][(a - A_JUMP) % 4]
+        return me.exit_dist[nb] + (5.0 if nb in me.standing else 0.0) + 2.0 * me.threat[nb]
+
+    return min(options, key=cost)
+
+
+def _check(me: _Me, legal: list[int]) -> int:
+    number = me.view["checking_block"]
+    if number is None or me.square < 0:
+        return A_RETURN_BLOCK
+    square = _SQUARE_OF_BLOCK[number - 1]
+    blocked = me.blocked[:]
+    blocked[square] = True
+    if square != me.square and _connected(blocked, me.square):
+        return A_KEEP_BLOCK  # a known harmless block beats a random one
+    return A_RETURN_BLOCK

@@ -1,0 +1,118 @@
+"""The horus heuristic: legal and view-only, sensible in plain positions, better than random."""
+
+from __future__ import annotations
+
+import random
+
+from necropolis.bots import RandomBot
+from necropolis.bots.heuristic import HeuristicBot
+from necropolis.engine import CHANCE, play_match
+from necropolis.engine.driver import sample_chance
+from necropolis.engine.seat import SeatWindow
+from necropolis.games import load_game
+from necropolis.games.horus import components as cp
+from necropolis.games.horus.codes import A_LEAVE, A_MOVE, A_OPEN, A_TAKE, D_TURN
+from necropolis.games.horus.heuristic import blocked_squares, distances, policy
+from necropolis.games.horus.state import HorusState
+from tests.horus.helpers import DAVID, JOSE, card, keep_all, roll, square, start
+
+
+def _midgame(players: int, seed: int, steps: int) -> HorusState:
+    """A match played by the heuristic itself for ``steps`` actions."""
+    state = load_game("horus", players=players).new_initial_state()
+    assert isinstance(state, HorusState)
+    rng = random.Random(seed)
+    for _ in range(steps):
+        if state.is_terminal():
+            break
+        if state.current_player() == CHANCE:
+            state.apply_action(sample_chance(state, rng))
+        else:
+            seat = state.current_player()
+            state.apply_action(policy(SeatWindow(state, seat), rng))
+    return state
+
+
+def test_the_policy_decides_from_the_window_alone() -> None:
+    checked = 0
+    for seed in range(12):
+        state = _midgame(2 + seed % 3, seed, 60 + 17 * seed)
+        if state.is_terminal() or state.current_player() < 0:
+            continue
+        seat = state.current_player()
+        twin = state.resample(seat, random.Random(seed + 100))
+        a = policy(SeatWindow(state, seat), random.Random(seed))
+        b = policy(SeatWindow(twin, seat), random.Random(seed))
+        assert a == b
+        assert a in state.legal_actions()
+        checked += 1
+    assert checked >= 6
+
+
+def _turn_of_seat_0(hand: list[str]) -> HorusState:
+    """Two adventurers inside, seat 0 about to act with five actions (all dice six)."""
+    state = start([JOSE, DAVID], hands={0: hand})
+    keep_all(state)
+    roll(state, [6, 6, 6, 6, 6])
+    assert state.node == D_TURN and state.node_seat == 0
+    return state
+
+
+def _fell(state: HorusState, numbers: list[int]) -> None:
+    """Prepare a late position: these blocks have fallen (as after many rounds)."""
+    for b in numbers:
+        state.fallen[b - 1] = True
+        state.box.remove(b - 1)
+
+
+def test_it_takes_a_revealed_treasure_beside_it() -> None:
+    state = _turn_of_seat_0([])
+    state.square[0] = square(3, 0)  # in front of the third Anubis sarcophagus
+    state.sarc_state[2] = 1
+    state.sarc_card[2] = card("Anubis treasure (9)")
+    state.supply[state.sarc_card[2]] -= 1
+    assert policy(SeatWindow(state, 0), random.Random(0)) == A_TAKE + 2
+
+
+def test_it_opens_a_sarcophagus_beside_it_with_actions_to_spare() -> None:
+    state = _turn_of_seat_0([])
+    state.square[0] = square(3, 0)
+    assert policy(SeatWindow(state, 0), random.Random(0)) == A_OPEN + 2
+
+
+def test_it_heads_out_with_its_treasures_when_one_block_would_seal_it_in() -> None:
+    state = _turn_of_seat_0(["Anubis treasure (9)", "Thoth treasure (8)"])
+    # ten blocks left; only block 13 still joins the sand to the Cobra Nest, and blocks
+    # 27, 33 and 34 the seat's square to the sand above it
+    _fell(state, [b for b in range(1, 37) if b not in (13, 27, 33, 34, 2, 3, 4, 23, 24, 25)])
+    state.square[0] = square(1, 6)  # the corridor is a step away, full of sarcophagi
+    a = policy(SeatWindow(state, 0), random.Random(0))
+    assert A_MOVE <= a < A_MOVE + 4
+    step = cp.NEIGHBOURS[state.square[0]][a - A_MOVE]
+    way_out = distances(blocked_squares(state.view(0)["fallen_blocks"]), cp.ENTRANCES)
+    assert way_out[step] < way_out[state.square[0]]
+
+
+def test_it_leaves_from_the_exit_with_its_load_when_time_presses() -> None:
+    state = _turn_of_seat_0(["Anubis treasure (9)", "Horus treasure (10)"])
+    _fell(state, [b for b in range(1, 37) if b not in (13, 2, 3, 23)])
+    state.square[0] = cp.ENTRANCES[0]
+    assert policy(SeatWindow(state, 0), random.Random(0)) == A_LEAVE
+
+
+def test_it_does_not_walk_out_at_once_with_nothing() -> None:
+    state = _turn_of_seat_0([])
+    state.square[0] = cp.ENTRANCES[0]
+    assert policy(SeatWindow(state, 0), random.Random(0)) != A_LEAVE
+
+
+def test_it_beats_random_play() -> None:
+    game = load_game("horus", players=2)
+    share = 0.0
+    games = 16
+    for i in range(games):
+        seat = i % 2
+        players = [HeuristicBot() if s == seat else RandomBot() for s in range(2)]
+        state, _ = play_match(game, players, seed=i)
+        share += state.returns()[seat]
+    assert share / games >= 0.8
