@@ -208,3 +208,16 @@ def test_a_cutoff_beyond_the_end_changes_nothing() -> None:
     assert visits[0] == visits[1]
     with pytest.raises(ValueError, match="cutoff"):
         ISMCTSBot(cutoff=-1)
+
+
+def test_levels_share_one_search_and_differ_in_budget() -> None:
+    from necropolis.bots.levels import HARD_SECONDS, hard, medium
+
+    fast, strong = medium(), hard()
+    assert (fast.cutoff, fast.exploration) == (strong.cutoff, strong.exploration)
+    assert fast.cutoff is not None
+    assert fast.iterations is not None and strong.iterations is not None
+    assert fast.iterations < strong.iterations
+    # Hard is capped at a second a decision, whatever the machine.
+    assert strong.seconds == HARD_SECONDS <= 1.0
+    assert fast.seconds is not None and fast.seconds <= strong.seconds

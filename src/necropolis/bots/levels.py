@@ -1,13 +1,18 @@
 """Three levels for people to play against: easy, medium and hard.
 
 Each level is a configured bot, chosen so that the levels are clearly apart and the
-slowest stays pleasant at a table: ``easy`` follows the heuristic bot but plays a random
-legal move one time in three (it blunders as a beginner does); ``medium`` is IS-MCTS
-with 300 iterations a decision (capped at half a second); ``hard`` is IS-MCTS with up
-to 5000 iterations, stopped after 0.9 seconds so that a decision never takes more than
-about a second on a modest machine. ``medium`` is reproducible from its seed wherever it
-finishes its iterations in time; ``hard`` is usually bounded by the clock, so two runs
-of the same match may differ.
+slowest stays pleasant at a table. ``easy`` follows the heuristic bot but plays a random
+legal move one time in three (it blunders as a beginner does). ``medium`` and ``hard``
+are IS-MCTS with the same settings and different budgets: rollouts cut off after
+:data:`HARD_CUTOFF` actions (then the game's estimate of the position is backed up) and
+exploration :data:`HARD_EXPLORATION`, both chosen by measurement (``docs/strength.md``).
+
+The budgets are iteration counts, so that a tournament replays exactly from its seed; a
+clock caps each as well (``hard`` at :data:`HARD_SECONDS`), so that a loaded machine
+cannot make anyone wait much longer than a second. On the machine the strength was
+measured on (two shared cores), ``hard``'s iterations finish well inside the cap in every
+bundled game, so the cap only matters on a slower or busier machine, where two runs of
+the same match may then differ.
 """
 
 from __future__ import annotations
@@ -20,6 +25,16 @@ from necropolis.engine.seat import SeatWindow
 
 #: How often the easy bot ignores its heuristic and plays any legal move.
 EASY_BLUNDER_RATE = 1 / 3
+#: Rollout actions before the game's estimate takes over (medium and hard).
+HARD_CUTOFF = 10
+#: The UCB exploration constant of medium and hard.
+HARD_EXPLORATION = 0.7
+#: Iterations a decision of medium, and its clock cap.
+MEDIUM_ITERATIONS = 200
+MEDIUM_SECONDS = 0.5
+#: Iterations a decision of hard, and its clock cap.
+HARD_ITERATIONS = 1000
+HARD_SECONDS = 1.0
 
 
 class EasyBot:
@@ -38,10 +53,22 @@ class EasyBot:
 
 
 def medium() -> ISMCTSBot:
-    """IS-MCTS, 300 iterations a decision, at most half a second."""
-    return ISMCTSBot(iterations=300, seconds=0.5, name="medium")
+    """IS-MCTS with cut-off rollouts, 200 iterations a decision, at most half a second."""
+    return ISMCTSBot(
+        iterations=MEDIUM_ITERATIONS,
+        seconds=MEDIUM_SECONDS,
+        exploration=HARD_EXPLORATION,
+        cutoff=HARD_CUTOFF,
+        name="medium",
+    )
 
 
 def hard() -> ISMCTSBot:
-    """IS-MCTS, up to 5000 iterations a decision, at most 0.9 seconds."""
-    return ISMCTSBot(iterations=5000, seconds=0.9, name="hard")
+    """IS-MCTS with cut-off rollouts, 1000 iterations a decision, at most one second."""
+    return ISMCTSBot(
+        iterations=HARD_ITERATIONS,
+        seconds=HARD_SECONDS,
+        exploration=HARD_EXPLORATION,
+        cutoff=HARD_CUTOFF,
+        name="hard",
+    )
