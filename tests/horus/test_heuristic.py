@@ -11,7 +11,7 @@ from necropolis.engine.driver import sample_chance
 from necropolis.engine.seat import SeatWindow
 from necropolis.games import load_game
 from necropolis.games.horus import components as cp
-from necropolis.games.horus.codes import A_LEAVE, A_MOVE, A_OPEN, A_TAKE, D_TURN
+from necropolis.games.horus.codes import A_LEAVE, A_MOVE, A_OPEN, A_TAKE, D_TURN, SEALED
 from necropolis.games.horus.heuristic import blocked_squares, distances, policy
 from necropolis.games.horus.state import HorusState
 from tests.horus.helpers import DAVID, JOSE, card, keep_all, roll, square, start
@@ -116,3 +116,45 @@ def test_it_beats_random_play() -> None:
         state, _ = play_match(game, players, seed=i)
         share += state.returns()[seat]
     assert share / games >= 0.8
+
+
+def test_estimated_returns_lie_in_range_and_end_as_the_returns() -> None:
+    for seed in range(8):
+        state = _midgame(2 + seed % 5, seed, 40 + 30 * seed)
+        estimate = state.estimate_returns()
+        assert len(estimate) == state.n
+        assert all(0.0 <= x <= 1.0 for x in estimate)
+        assert sum(estimate) <= 1.0 + 1e-9
+        rng = random.Random(seed)
+        while not state.is_terminal():
+            state.apply_action(state.rollout_action(rng))
+        assert state.estimate_returns() == state.returns()
+
+
+def test_estimated_returns_favour_the_seat_clearly_ahead() -> None:
+    state = _turn_of_seat_0(["Anubis treasure (9)", "Horus treasure (10)", "Thoth treasure (8)"])
+    state.square[0] = cp.ENTRANCES[0]
+    state.square[1] = square(0, 4)
+    first = state.estimate_returns()
+    assert first[0] > 0.7 > first[1]
+    state.status[1] = SEALED  # shut in: it can win nothing
+    assert state.estimate_returns()[1] == 0.0
+
+
+def test_the_rollout_policy_plays_legal_moves_and_does_not_walk_out_empty_handed() -> None:
+    leaves_empty = 0
+    for seed in range(30):
+        state = _turn_of_seat_0([])
+        state.square[0] = cp.ENTRANCES[0]
+        a = state.rollout_action(random.Random(seed))
+        assert a in state.legal_actions()
+        leaves_empty += a == A_LEAVE
+    assert leaves_empty <= 3  # only the rollout's bit of noise
+    for seed in range(10):
+        state = _midgame(3, seed, 30)
+        rng = random.Random(seed)
+        while not state.is_terminal():
+            a = state.rollout_action(rng)
+            if state.current_player() >= 0:
+                assert a in state.legal_actions()
+            state.apply_action(a)

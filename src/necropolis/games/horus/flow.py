@@ -180,19 +180,57 @@ def fall(s: HorusState, b: int) -> None:
     s.queue[0:0] = events
 
 
+def _grid_masks() -> tuple[tuple[int, ...], int, tuple[int, int, int, int]]:
+    """Bit tables for flooding the board at once: a square's bit is its grid cell
+    (row * width + column), so that a step in a direction is a fixed shift; per
+    direction, the squares joined to their neighbour that way."""
+    width = cp.WIDTH
+    bits = tuple(1 << (r * width + c) for r, c in cp.SQUARE_POS)
+    exits = sum(bits[e] for e in cp.ENTRANCES)
+    joined = [0, 0, 0, 0]
+    for sq, nbs in enumerate(cp.NEIGHBOURS):
+        for d, nb in enumerate(nbs):
+            if nb >= 0:
+                joined[d] |= bits[sq]
+    return bits, exits, (joined[0], joined[1], joined[2], joined[3])
+
+
+SQUARE_BIT, _EXIT_BITS, _JOINED = _grid_masks()
+_BLOCK_BIT = tuple(SQUARE_BIT[sq] for sq in cp.BLOCK_SQUARE)
+_ALL_BITS = sum(SQUARE_BIT)
+_WIDTH = cp.WIDTH
+
+
+def exit_reach_bits(fallen: list[bool]) -> int:
+    """The grid bits of every square from which an exit can still be reached.
+
+    The whole board floods at once: each pass spreads the reached set one step in all
+    four directions (only across dotted lines, only onto squares with no block).
+    """
+    free = _ALL_BITS
+    for b, down in enumerate(fallen):
+        if down:
+            free &= ~_BLOCK_BIT[b]
+    north, east, south, west = _JOINED
+    w = _WIDTH
+    reach = _EXIT_BITS & free
+    while True:
+        grown = (
+            reach
+            | (reach & north) >> w
+            | (reach & south) << w
+            | (reach & east) << 1
+            | (reach & west) >> 1
+        ) & free
+        if grown == reach:
+            return reach
+        reach = grown
+
+
 def exit_reach(s: HorusState) -> list[bool]:
     """Squares from which an exit can still be reached around the fallen blocks."""
-    reach = [False] * cp.NUM_SQUARES
-    stack = list(cp.ENTRANCES)
-    for sq in stack:
-        reach[sq] = True
-    while stack:
-        sq = stack.pop()
-        for nb in cp.NEIGHBOURS[sq]:
-            if nb >= 0 and not reach[nb] and not s.blocked(nb):
-                reach[nb] = True
-                stack.append(nb)
-    return reach
+    reach = exit_reach_bits(s.fallen)
+    return [bool(reach & bit) for bit in SQUARE_BIT]
 
 
 def seal_check(s: HorusState) -> None:
@@ -201,9 +239,9 @@ def seal_check(s: HorusState) -> None:
             if s.status[seat] == INSIDE:
                 s.status[seat] = SEALED
         return
-    reach = exit_reach(s)
+    reach = exit_reach_bits(s.fallen)
     for seat in range(s.n):
-        if s.status[seat] == INSIDE and not reach[s.square[seat]]:
+        if s.status[seat] == INSIDE and not reach & SQUARE_BIT[s.square[seat]]:
             s.status[seat] = SEALED
 
 

@@ -17,7 +17,7 @@ import random
 from typing import TYPE_CHECKING
 
 from necropolis.engine.protocol import CHANCE, TERMINAL, State, View, winners_share
-from necropolis.games.horus import actions, flow, text, view
+from necropolis.games.horus import actions, flow, playout, text, view
 from necropolis.games.horus import components as cp
 from necropolis.games.horus.codes import (
     D_SETUP,
@@ -200,6 +200,24 @@ class HorusState(State):
             float(self.points(s)) if self.status[s] == ESCAPED else -1.0 for s in range(self.n)
         ]
         return winners_share(ranking, [self.tiebreak(s) for s in range(self.n)])
+
+    def estimate_returns(self) -> list[float]:
+        """Each seat's chance of winning from here (see ``playout.estimate_returns``)."""
+        if self.node == N_TERMINAL:
+            return self.returns()
+        return playout.estimate_returns(self)
+
+    def rollout_action(self, rng: random.Random) -> int:
+        """Chance by its odds; decisions by the crude raider of ``playout``."""
+        if self.node >= FIRST_CHANCE:
+            outcomes = self.chance_outcomes()
+            r = rng.random()
+            for action, probability in outcomes:
+                r -= probability
+                if r < 0:
+                    return action
+            return outcomes[-1][0]
+        return playout.rollout_action(self, rng)
 
     # --- helpers used by the rules -------------------------------------------------------
 
