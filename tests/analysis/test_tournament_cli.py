@@ -43,3 +43,29 @@ def test_tournament_command_checks_bots_and_players(tmp_path: Path) -> None:
     data = json.loads(result.output)
     assert data["players"] == 4
     assert all(len(m["lineup"]) == 4 for m in data["matches"])
+
+
+def test_checkpoints_are_rewritten_and_read_back(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from necropolis.analysis import tournament as module
+
+    out = tmp_path / "t.json"
+    sizes: list[int] = []
+    write = module.TournamentResult.write_json
+
+    def spy(self: module.TournamentResult, path: Path) -> None:
+        sizes.append(len(self.matches))
+        write(self, path)
+
+    monkeypatch.setattr(module.TournamentResult, "write_json", spy)
+    args = ["tournament", "highcard", "--bots", "random,heuristic", "-n", "8", "--checkpoint", "4"]
+    result = CliRunner().invoke(app, [*args, "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    assert sizes == [4, 8, 8]  # two checkpoints, then the final write
+    again = module.TournamentResult.read_json(out)
+    assert len(again.matches) == 8
+    assert (
+        again.to_json()["results"]["random"]["wins"]
+        == json.loads(out.read_text())["results"]["random"]["wins"]
+    )

@@ -271,6 +271,25 @@ class TournamentResult:
             "matches": [asdict(m) for m in self.matches],
         }
 
+    @classmethod
+    def read_json(cls, path: Path) -> TournamentResult:
+        """A result back from :meth:`write_json`'s file (to plot or summarise it again)."""
+        data = json.loads(path.read_text())
+        result = cls(data["game"], data["options"], data["bots"], data["seed"])
+        for m in data["matches"]:
+            result.matches.append(
+                TournamentMatch(
+                    m["index"],
+                    m["seed"],
+                    tuple(m["lineup"]),
+                    tuple(m["returns"]),
+                    tuple(m["scores"]),
+                    m["actions"],
+                    tuple(tuple(t) for t in m.get("decision_seconds", ())),
+                )
+            )
+        return result
+
     def write_json(self, path: Path) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(json.dumps(self.to_json(), indent=1) + "\n")

@@ -16,7 +16,12 @@ import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 from rich.table import Table
 
-from necropolis.analysis.tournament import TournamentResult, lineups, run_tournament
+from necropolis.analysis.tournament import (
+    TournamentMatch,
+    TournamentResult,
+    lineups,
+    run_tournament,
+)
 from necropolis.bots import BOTS
 from necropolis.cli.common import console, fail, open_game, parse_options
 
@@ -41,6 +46,14 @@ def tournament(
         typer.Option("--out", help="the JSON file (the plot goes beside it, as .png)"),
     ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="print the results as JSON")] = False,
+    checkpoint: Annotated[
+        int,
+        typer.Option(
+            "--checkpoint",
+            min=0,
+            help="rewrite the JSON every this many matches (0: only at the end)",
+        ),
+    ] = 0,
 ) -> None:
     """Play a tournament between bots, with seats rotated, and rate them."""
     names = [b.strip() for b in bots.split(",") if b.strip()]
@@ -57,6 +70,17 @@ def tournament(
         options["players"] = players
     game = open_game(game_id, options)
     cycle = len(lineups(names, game.num_players))
+    path = out or Path("tournaments") / f"{game.id}-{datetime.now():%Y%m%d-%H%M%S}.json"
+    partial = TournamentResult(game.id, dict(game.options), names, seed)
+
+    def finished(match: TournamentMatch) -> None:
+        progress.advance(task)
+        partial.matches.append(match)
+        # A long run stopped early still leaves the matches it played as evidence.
+        if checkpoint and len(partial.matches) % checkpoint == 0:
+            partial.matches.sort(key=lambda m: m.index)
+            partial.write_json(path)
+
     with Progress(
         "[progress.description]{task.description}",
         BarColumn(),
@@ -74,9 +98,8 @@ def tournament(
             games,
             seed,
             workers,
-            on_match=lambda _: progress.advance(task),
+            on_match=finished,
         )
-    path = out or Path("tournaments") / f"{game.id}-{datetime.now():%Y%m%d-%H%M%S}.json"
     result.write_json(path)
     plot = path.with_suffix(".png")
     result.write_plot(plot)
