@@ -172,3 +172,17 @@ def test_percentile_takes_the_nearest_rank() -> None:
     assert percentile(values, 0.95) == 19.0
     assert percentile(values, 1.0) == 20.0
     assert percentile([], 0.5) == 0.0
+
+
+def test_a_fixed_lineup_turns_round_the_table() -> None:
+    lineup = ["ismcts", "random", "random"]
+    result = run_tournament(HighCard.id, {"players": 3}, [], 6, seed=1, lineup=lineup)
+    assert result.bots == ["ismcts", "random"]
+    # Each block of three matches seats the searcher once in every seat.
+    seats = [m.lineup.index("ismcts") for m in result.matches]
+    assert seats == [0, 2, 1, 0, 2, 1]
+    assert all(sorted(m.lineup) == sorted(lineup) for m in result.matches)
+    summary = result.bot_summary()
+    assert summary["ismcts"]["seats_played"] == 6 and summary["random"]["seats_played"] == 12
+    with pytest.raises(ValueError, match="seats"):
+        run_tournament(HighCard.id, {"players": 2}, [], 2, lineup=lineup)

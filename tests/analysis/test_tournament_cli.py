@@ -69,3 +69,13 @@ def test_checkpoints_are_rewritten_and_read_back(
         again.to_json()["results"]["random"]["wins"]
         == json.loads(out.read_text())["results"]["random"]["wins"]
     )
+
+
+def test_lineup_seats_one_bot_among_copies_of_another(tmp_path: Path) -> None:
+    out = tmp_path / "t.json"
+    args = ["tournament", "highcard", "--lineup", "heuristic,random,random", "-n", "3"]
+    result = CliRunner().invoke(app, [*args, "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    data = json.loads(out.read_text())
+    assert data["players"] == 3 and data["bots"] == ["heuristic", "random"]
+    assert [m["lineup"].count("random") for m in data["matches"]] == [2, 2, 2]

@@ -97,6 +97,18 @@ def percentile(values: Sequence[float], q: float) -> float:
     return ordered[rank - 1]
 
 
+def rotations(lineup: Sequence[str]) -> list[tuple[str, ...]]:
+    """A fixed lineup turned round the table: each entry seats it one place further on.
+
+    For one bot against several copies of another (``hard`` among three ``heuristic``),
+    which :func:`lineups` cannot express since it takes each bot once.
+    """
+    if not lineup:
+        raise ValueError("a lineup needs at least one bot")
+    seats = tuple(lineup)
+    return [seats[shift:] + seats[:shift] for shift in range(len(seats))]
+
+
 def wilson_interval(successes: float, trials: int, z: float = Z95) -> tuple[float, float]:
     """The Wilson score interval of a proportion (``successes`` may be fractional)."""
     if trials <= 0:
@@ -387,10 +399,15 @@ def play_matches(
     games: int,
     seed: int = 0,
     workers: int = 1,
+    cycle: Sequence[tuple[str, ...]] | None = None,
 ) -> Iterator[TournamentMatch]:
-    """Yield the tournament's matches as they finish (any order with several workers)."""
-    players = int(load_game(game_id, **options).options["players"])
-    cycle = lineups(bots, players)
+    """Yield the tournament's matches as they finish (any order with several workers).
+
+    ``cycle`` replaces the seat assignments of :func:`lineups` (e.g. :func:`rotations`).
+    """
+    if cycle is None:
+        players = int(load_game(game_id, **options).options["players"])
+        cycle = lineups(bots, players)
     jobs = [(game_id, options, cycle[i % len(cycle)], i, match_seed(seed, i)) for i in range(games)]
     if workers <= 1:
         for job in jobs:
@@ -419,11 +436,22 @@ def run_tournament(
     seed: int = 0,
     workers: int = 1,
     on_match: Callable[[TournamentMatch], None] | None = None,
+    lineup: Sequence[str] | None = None,
 ) -> TournamentResult:
-    """Play the whole tournament; ``on_match`` is called as each match finishes."""
+    """Play the whole tournament; ``on_match`` is called as each match finishes.
+
+    With a ``lineup`` (one name per seat, repeats allowed) every match seats those bots,
+    turned round the table from match to match, instead of every group of ``bots``.
+    """
     game = load_game(game_id, **options)
+    if lineup is not None:
+        if len(lineup) != game.num_players:
+            raise ValueError(f"the lineup names {len(lineup)} bots for {game.num_players} seats")
+        bots = list(lineup)
+    cycle = rotations(lineup) if lineup is not None else None
     result = TournamentResult(game.id, dict(game.options), list(dict.fromkeys(bots)), seed)
-    for match in play_matches(game.id, dict(game.options), result.bots, games, seed, workers):
+    matches = play_matches(game.id, dict(game.options), result.bots, games, seed, workers, cycle)
+    for match in matches:
         result.matches.append(match)
         if on_match is not None:
             on_match(match)

@@ -46,6 +46,14 @@ def tournament(
         typer.Option("--out", help="the JSON file (the plot goes beside it, as .png)"),
     ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="print the results as JSON")] = False,
+    lineup: Annotated[
+        str | None,
+        typer.Option(
+            "--lineup",
+            help="one bot per seat, repeats allowed (hard,heuristic,heuristic), turned round "
+            "the table from match to match; replaces --bots and --players",
+        ),
+    ] = None,
     checkpoint: Annotated[
         int,
         typer.Option(
@@ -56,6 +64,9 @@ def tournament(
     ] = 0,
 ) -> None:
     """Play a tournament between bots, with seats rotated, and rate them."""
+    seating = [b.strip() for b in lineup.split(",") if b.strip()] if lineup else None
+    if seating is not None:
+        bots, players = ",".join(seating), len(seating)
     names = [b.strip() for b in bots.split(",") if b.strip()]
     unknown = [n for n in names if n not in BOTS]
     if unknown or not names:
@@ -69,7 +80,7 @@ def tournament(
     elif players is not None:
         options["players"] = players
     game = open_game(game_id, options)
-    cycle = len(lineups(names, game.num_players))
+    cycle = len(seating) if seating else len(lineups(names, game.num_players))
     path = out or Path("tournaments") / f"{game.id}-{datetime.now():%Y%m%d-%H%M%S}.json"
     partial = TournamentResult(game.id, dict(game.options), names, seed)
 
@@ -99,6 +110,7 @@ def tournament(
             seed,
             workers,
             on_match=finished,
+            lineup=seating,
         )
     result.write_json(path)
     plot = path.with_suffix(".png")
