@@ -5,8 +5,8 @@ cost little more than a random step. The rollout policy plays a crude raider: wa
 toward the sarcophagi, open and empty what is in front, search the sand and the pond now
 and then, and walk back out once loaded, wounded or late, leaving only with something in
 hand or when late (a random player walks straight out with nothing, which makes rollouts
-say that every position is a shared zero). ``estimate_returns`` turns each adventurer's load, its way out
-and the blocks left into a chance of winning.
+say that every position is a shared zero). ``estimate_returns`` turns each adventurer's
+load, what it may still find, its way out and the blocks left into a chance of winning.
 """
 
 from __future__ import annotations
@@ -66,6 +66,23 @@ _VALUE = tuple(
 )
 _IS_WOUND = tuple(cp.CARD_KIND[t] == cp.WOUND for t in range(cp.NUM_CARD_TYPES))
 _SEARCH_AREAS = (cp.SCORPION_PIT, cp.CROCODILE_POND)
+#: The blocks of the Cobra Nest's top row (12 to 15), the only way from the sand to the
+#: exits, and the squares beyond them (the nest's lower rows and the exits).
+_GATES = tuple(
+    b
+    for b in range(cp.NUM_BLOCKS)
+    if cp.AREA[cp.BLOCK_SQUARE[b]] == cp.COBRA_NEST
+    and cp.SQUARE_POS[cp.BLOCK_SQUARE[b]][0]
+    == min(cp.SQUARE_POS[sq][0] for sq in range(cp.NUM_SQUARES) if cp.AREA[sq] == cp.COBRA_NEST)
+)
+_BEYOND_GATES = tuple(
+    cp.AREA[sq] == cp.ENTRANCE
+    or (
+        cp.AREA[sq] == cp.COBRA_NEST
+        and cp.SQUARE_POS[sq][0] > cp.SQUARE_POS[cp.BLOCK_SQUARE[_GATES[0]]][0]
+    )
+    for sq in range(cp.NUM_SQUARES)
+)
 
 
 def _loot(s: HorusState, seat: int) -> float:
@@ -135,21 +152,40 @@ def rollout_action(s: HorusState, rng: random.Random) -> int:
     return legal[rng.randrange(len(legal))]
 
 
+def _gate_risk(gates: int, blocks: int, left: int) -> float:
+    """The chance that ``blocks`` more blocks, drawn from ``left``, cover all ``gates``."""
+    if blocks >= left:
+        return 1.0  # the box runs out: the pyramid closes
+    risk = 1.0
+    for i in range(gates):
+        if blocks - i <= 0:
+            return 0.0
+        risk *= (blocks - i) / (left - i)
+    return risk
+
+
 def estimate_returns(s: HorusState) -> list[float]:
     """Each seat's chance of winning from here, from loads, ways out and blocks left.
 
-    An adventurer's load counts if it gets out: the chance of that falls with the
-    rounds its walk to an exit takes at its level, the more so the fewer blocks are
-    left in the box (late blocks close the few ways left). Sealed, crushed and
-    mummified adventurers have no chance. A seat wins if it gets out and no other seat
-    gets out with more.
+    An adventurer still inside is worth its load plus what it may still find (the
+    sarcophagi left, shared among those inside, less as the blocks pile up and the
+    farther it is from them), if it gets out: it needs the rounds its walk to an exit
+    takes at its level, and it is shut in if meanwhile the last of the four blocks on
+    the Cobra Nest's top row (the pyramid's one bottleneck) falls, or the box runs out.
+    Sealed, crushed and mummified adventurers have no chance. A seat wins if it gets out
+    and no other seat gets out with more.
     """
     n = s.n
-    fallen = cp.NUM_BLOCKS - len(s.box)
-    # the chance that one more block cuts a way out, growing as the board fills
-    hazard = 0.25 * (fallen / cp.NUM_BLOCKS) ** 2
+    left = len(s.box)
+    fallen = cp.NUM_BLOCKS - left
+    gates = sum(1 for b in _GATES if not s.fallen[b])
+    inside = s.status.count(INSIDE)
+    sarcs = sum(1 for k in s.sarc_state if k < 2)
+    time_left = max(0.0, 1.0 - fallen / 22.0)
+    share = min(sarcs * 8.5 / max(inside, 1), 25.0) * time_left * 0.6
     out_p = [0.0] * n
     value = [0.0] * n
+    spread = [3.0] * n
     for seat in range(n):
         status = s.status[seat]
         if status == ESCAPED:
@@ -159,14 +195,17 @@ def estimate_returns(s: HorusState) -> list[float]:
             value[seat] = s.points(seat) + 3.5 * (chests - len(rolls))
         elif status == INSIDE:
             hand = s.hand[seat]
+            sq = s.square[seat]
             level = cp.WLL_TABLE[len(hand)]
             cursed = sum(1 for t in hand if cp.CARD_KIND[t] == cp.IDOL)
             rate = max(0.5, (cp.NUM_DICE - cursed) * (7 - level) / 6)
-            rounds = math.ceil((EXIT_DIST[s.square[seat]] + 1) / rate)
-            out_p[seat] = max(0.02, (1.0 - hazard) ** rounds) * (0.99 if rounds > 1 else 1.0)
-            value[seat] = s.points(seat) + 3.5 * sum(
-                1 for t in hand + s.bag[seat] if cp.CARD_KIND[t] == cp.CHEST
-            )
+            blocks = math.ceil((EXIT_DIST[sq] + 1) / rate) - 1
+            risk = 0.0 if _BEYOND_GATES[sq] else _gate_risk(gates, blocks, left)
+            out_p[seat] = max(0.01, (1.0 - risk) * 0.995**blocks)
+            chests = sum(1 for t in hand + s.bag[seat] if cp.CARD_KIND[t] == cp.CHEST)
+            more = share / (1.0 + SARC_DIST[sq] / 10.0) if len(hand) < 10 else 0.0
+            value[seat] = s.points(seat) + 3.5 * chests + more
+            spread[seat] = 5.0
     win = [0.0] * n
     for i in range(n):
         if out_p[i] == 0.0:
@@ -174,7 +213,8 @@ def estimate_returns(s: HorusState) -> list[float]:
         w = out_p[i]
         for j in range(n):
             if j != i and out_p[j] > 0.0:
-                beaten = 1.0 / (1.0 + math.exp(max(-30.0, min(30.0, (value[i] - value[j]) / 3.0))))
+                x = (value[i] - value[j]) / max(spread[i], spread[j])
+                beaten = 1.0 / (1.0 + math.exp(max(-30.0, min(30.0, x))))
                 w *= 1.0 - out_p[j] * beaten
         win[i] = w
     total = sum(win)

@@ -22,6 +22,7 @@ from necropolis.games.horus.codes import (
     D_REACT,
     D_ROOM,
     FIRST_CHANCE,
+    N_TERMINAL,
     NODE_NAMES,
     PHASE_NAMES,
     STATUS_NAMES,
@@ -32,6 +33,10 @@ if TYPE_CHECKING:
     from necropolis.games.horus.state import HorusState
 
 _SARC_STATES = ("closed", "open", "empty")
+#: Per pile, the card types that lie face down under the normal rules.
+_FACE_DOWN_TYPES: tuple[tuple[int, ...], ...] = tuple(
+    tuple(t for t in types if cp.FACE_DOWN[t]) for types in cp.TYPES_OF_ORIGIN
+)
 
 
 def _count_by_origin(cards: list[int]) -> dict[str, int]:
@@ -293,43 +298,68 @@ def encode(view: dict[str, Any]) -> list[float]:
 
 
 def resample(s: HorusState, seat: int, rng: random.Random) -> HorusState:
-    """Redraw everything ``seat`` cannot see, keeping every back and every count."""
+    """Redraw everything ``seat`` cannot see, keeping every back and every count.
+
+    Pile by pile (a card's back names its pile), every card the seat cannot see (in the
+    undrawn supply or in a hidden slot) is pooled, and each hidden slot draws one card
+    at random from the pool: a slot that must hold a face-down kind (a treasure, chest or
+    necklace lying face down under the normal rules) draws first, among those kinds
+    only. What is left of the pool is the new supply. Draws pick from counts per card
+    type rather than shuffling whole decks, which makes this cheap enough to run at
+    every iteration of a search.
+    """
     new = s.clone()
-    # hidden slots: (list holding the card, needs a face-down kind)
-    slots: list[tuple[list[int], int, bool]] = []
-    for p in range(new.n):
-        if p == seat:
-            continue
-        hand = new.hand[p]
-        for i, t in enumerate(hand):
-            if card_hidden_to(new, t, seat, p):
-                slots.append((hand, i, not new.secrecy))
-        if not new.is_terminal():  # at the end the bags are emptied onto the table
-            for i in range(len(new.bag[p])):
-                slots.append((new.bag[p], i, True))
-    for i, t in enumerate(new.discard):
+    # hidden slots per pile: (list holding the card, index, needs a face-down kind)
+    by_origin: dict[int, list[tuple[list[int], int, bool]]] = {}
+    origin_of = cp.CARD_ORIGIN
+    secrecy = new.secrecy
+    if new.node != N_TERMINAL:  # at the end every player shows his cards
+        kind = cp.CARD_KIND
+        face_down = cp.FACE_DOWN
+        for p in range(new.n):
+            if p == seat:
+                continue
+            hand = new.hand[p]
+            for i, t in enumerate(hand):
+                if kind[t] != cp.IDOL and (secrecy or face_down[t]):
+                    by_origin.setdefault(origin_of[t], []).append((hand, i, not secrecy))
+            bag = new.bag[p]
+            for i, t in enumerate(bag):
+                by_origin.setdefault(origin_of[t], []).append((bag, i, True))
+    discard = new.discard
+    for i, t in enumerate(discard):
         if cp.FACE_DOWN[t]:
-            slots.append((new.discard, i, True))
+            by_origin.setdefault(origin_of[t], []).append((discard, i, True))
     for k in range(cp.NUM_SARCOPHAGI):
         if new.sarc_state[k] == 0 and new.sarc_card[k] >= 0 and new.peeked_by[k] != seat:
-            slots.append((new.sarc_card, k, False))
-    by_origin: dict[int, list[tuple[list[int], int, bool]]] = {}
-    for slot in slots:
-        t = slot[0][slot[1]]
-        by_origin.setdefault(cp.CARD_ORIGIN[t], []).append(slot)
+            t = new.sarc_card[k]
+            by_origin.setdefault(origin_of[t], []).append((new.sarc_card, k, False))
+    supply = new.supply
     for origin, group in by_origin.items():
-        pool: list[int] = []
-        for t in cp.TYPES_OF_ORIGIN[origin]:
-            pool += [t] * new.supply[t]
-            new.supply[t] = 0
-        pool += [holder[i] for holder, i, _ in group]
-        rng.shuffle(pool)
+        # the pool: the undrawn cards of this pile and the hidden slots' own cards
+        for holder, i, _ in group:
+            supply[holder[i]] += 1
+        types = cp.TYPES_OF_ORIGIN[origin]
+        total = sum(supply[t] for t in types)
+        down_types = _FACE_DOWN_TYPES[origin]
+        down_total = sum(supply[t] for t in down_types)
         # constrained slots first, so that a face-down slot always finds a face-down card
         for holder, i, needs_face_down in sorted(group, key=lambda g: not g[2]):
-            j = next(j for j, t in enumerate(pool) if cp.FACE_DOWN[t] or not needs_face_down)
-            holder[i] = pool.pop(j)
-        for t in pool:
-            new.supply[t] += 1
+            if needs_face_down:
+                r = rng.randrange(down_total)
+                pick = down_types
+            else:
+                r = rng.randrange(total)
+                pick = types
+            for t in pick:
+                r -= supply[t]
+                if r < 0:
+                    break
+            holder[i] = t
+            supply[t] -= 1
+            total -= 1
+            if cp.FACE_DOWN[t]:
+                down_total -= 1
     if new.node == D_REACT and new.secrecy and new.node_seat != seat:
         # the card just drawn, still unseen by the others: any card of its deck
         deck = cp.CARD_ORIGIN[new.node_arg]
