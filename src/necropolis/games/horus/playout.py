@@ -64,6 +64,13 @@ _VALUE = tuple(
     3.5 if cp.CARD_KIND[t] == cp.CHEST else float(cp.CARD_VALUE[t]) if cp.DISCARDABLE[t] else 0.0
     for t in range(cp.NUM_CARD_TYPES)
 )
+#: The god a card counts toward the variety bonus (treasures and idols), or -1.
+_SCORING_GOD = tuple(
+    cp.CARD_GOD[t] if cp.CARD_KIND[t] in (cp.TREASURE, cp.IDOL) else -1
+    for t in range(cp.NUM_CARD_TYPES)
+)
+_FIRST_IDOL = min(cp.IDOL_CARD)
+assert all(cp.CARD_KIND[t] == cp.IDOL for t in range(_FIRST_IDOL, cp.NUM_CARD_TYPES))
 _IS_WOUND = tuple(cp.CARD_KIND[t] == cp.WOUND for t in range(cp.NUM_CARD_TYPES))
 _SEARCH_AREAS = (cp.SCORPION_PIT, cp.CROCODILE_POND)
 #: The blocks of the Cobra Nest's top row (12 to 15), the only way from the sand to the
@@ -186,26 +193,39 @@ def estimate_returns(s: HorusState) -> list[float]:
     out_p = [0.0] * n
     value = [0.0] * n
     spread = [3.0] * n
+    card_value = _VALUE
+    god_of = _SCORING_GOD
     for seat in range(n):
         status = s.status[seat]
+        if status != ESCAPED and status != INSIDE:
+            continue
+        cards = s.hand[seat] + s.bag[seat]
+        gods = {god_of[t] for t in cards}
+        gods.discard(-1)
+        # chests at a die's mean until rolled (_VALUE counts them so), then as rolled
+        rolls = s.chest_rolls[seat]
+        load = (
+            sum(card_value[t] for t in cards)
+            + cp.VARIETY_BONUS[len(gods)]
+            + sum(rolls)
+            - 3.5 * len(rolls)
+        )
         if status == ESCAPED:
             out_p[seat] = 1.0
-            rolls = s.chest_rolls[seat]
-            chests = sum(1 for t in s.hand[seat] + s.bag[seat] if cp.CARD_KIND[t] == cp.CHEST)
-            value[seat] = s.points(seat) + 3.5 * (chests - len(rolls))
-        elif status == INSIDE:
-            hand = s.hand[seat]
-            sq = s.square[seat]
-            level = cp.WLL_TABLE[len(hand)]
-            cursed = sum(1 for t in hand if cp.CARD_KIND[t] == cp.IDOL)
-            rate = max(0.5, (cp.NUM_DICE - cursed) * (7 - level) / 6)
-            blocks = math.ceil((EXIT_DIST[sq] + 1) / rate) - 1
-            risk = 0.0 if _BEYOND_GATES[sq] else _gate_risk(gates, blocks, left)
-            out_p[seat] = max(0.01, (1.0 - risk) * 0.995**blocks)
-            chests = sum(1 for t in hand + s.bag[seat] if cp.CARD_KIND[t] == cp.CHEST)
-            more = share / (1.0 + SARC_DIST[sq] / 10.0) if len(hand) < 10 else 0.0
-            value[seat] = s.points(seat) + 3.5 * chests + more
-            spread[seat] = 5.0
+            value[seat] = load
+            continue
+        hand = s.hand[seat]
+        sq = s.square[seat]
+        level = cp.WLL_TABLE[len(hand)]
+        # hands are sorted and the idols are the last card types: a curse per idol
+        cursed = sum(1 for t in hand if t >= _FIRST_IDOL) if hand and hand[-1] >= _FIRST_IDOL else 0
+        rate = max(0.5, (cp.NUM_DICE - cursed) * (7 - level) / 6)
+        blocks = math.ceil((EXIT_DIST[sq] + 1) / rate) - 1
+        risk = 0.0 if _BEYOND_GATES[sq] else _gate_risk(gates, blocks, left)
+        out_p[seat] = max(0.01, (1.0 - risk) * 0.995**blocks)
+        more = share / (1.0 + SARC_DIST[sq] / 10.0) if len(hand) < 10 else 0.0
+        value[seat] = load + more
+        spread[seat] = 5.0
     win = [0.0] * n
     for i in range(n):
         if out_p[i] == 0.0:
