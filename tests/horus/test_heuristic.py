@@ -11,7 +11,7 @@ from necropolis.engine.driver import sample_chance
 from necropolis.engine.seat import SeatWindow
 from necropolis.games import load_game
 from necropolis.games.horus import components as cp
-from necropolis.games.horus.codes import A_LEAVE, A_MOVE, A_OPEN, A_TAKE, D_TURN, SEALED
+from necropolis.games.horus.codes import A_DONE, A_LEAVE, A_MOVE, A_OPEN, A_TAKE, D_TURN, SEALED
 from necropolis.games.horus.heuristic import blocked_squares, distances, policy
 from necropolis.games.horus.state import HorusState
 from tests.horus.helpers import DAVID, JOSE, card, keep_all, roll, square, start
@@ -93,10 +93,20 @@ def test_it_heads_out_with_its_treasures_when_one_block_would_seal_it_in() -> No
     assert way_out[step] < way_out[state.square[0]]
 
 
-def test_it_leaves_from_the_exit_with_its_load_when_time_presses() -> None:
+def test_it_leaves_from_the_exit_with_its_load_before_the_last_block_falls() -> None:
     state = _turn_of_seat_0(["Anubis treasure (9)", "Horus treasure (10)"])
-    _fell(state, [b for b in range(1, 37) if b not in (13, 2, 3, 23)])
+    _fell(state, [b for b in range(1, 37) if b not in (13, 2)])
     state.square[0] = cp.ENTRANCES[0]
+    assert policy(SeatWindow(state, 0), random.Random(0)) == A_LEAVE
+
+
+def test_it_waits_on_the_exit_space_while_a_rival_is_still_inside() -> None:
+    # nothing falls on the exit space: the last one out knows what it has to beat
+    state = _turn_of_seat_0(["Anubis treasure (9)", "Horus treasure (10)"])
+    _fell(state, [b for b in range(1, 37) if b not in (13, 2, 3, 23, 24, 25, 26, 27)])
+    state.square[0] = cp.ENTRANCES[0]
+    assert policy(SeatWindow(state, 0), random.Random(0)) == A_DONE
+    state.status[1] = SEALED  # alone inside: nothing to wait for
     assert policy(SeatWindow(state, 0), random.Random(0)) == A_LEAVE
 
 

@@ -100,6 +100,9 @@ BACK_VALUE = {
 }
 BACK_GOD = {"sand": 0, "water": 1, "thoth": 2, "anubis": 3, "horus": 4}
 CHEST_VALUE = 3.5
+#: What a rival still inside may add to its load before it leaves, and how unsure that is.
+RIVAL_GAIN = 8.0
+RIVAL_SPREAD = 6.0
 #: Points a wound costs (a card toward a slower level, for good if a mummy gave it).
 WOUND_COST = 1.5
 #: A search of the sand or the pond: a treasure or chest ten times in eighteen, less the
@@ -400,7 +403,7 @@ class _Me:
                 p *= _sigmoid((value - estimate_load(r)) / 3.0)
             elif status == INSIDE:
                 # a rival still inside may yet load up, or be shut in
-                p *= _sigmoid((value - estimate_load(r) - 8.0) / 6.0)
+                p *= _sigmoid((value - estimate_load(r) - RIVAL_GAIN) / RIVAL_SPREAD)
         return 0.97 * p + 0.03 * min(value / 40.0, 1.0)
 
 
@@ -411,9 +414,9 @@ def _sigmoid(x: float) -> float:
 # --- targets -------------------------------------------------------------------------------
 
 
-def _sarc_targets(me: _Me) -> dict[int, tuple[float, int]]:
-    """Square -> (points, actions) of what the sarcophagi in front of it still hold."""
-    out: dict[int, tuple[float, int]] = {}
+def _sarc_targets(me: _Me) -> dict[int, tuple[float, int, int]]:
+    """Square -> (points, actions, cards) of what the sarcophagi in front of it hold."""
+    out: dict[int, tuple[float, int, int]] = {}
     cheapest = _cheapest(me) if me.count >= cp.CARD_LIMIT else 0.0
     for x in me.view["sarcophagi"]:
         god = cp.GOD_INDEX[x["god"]]
@@ -430,8 +433,8 @@ def _sarc_targets(me: _Me) -> dict[int, tuple[float, int]]:
         worth -= cheapest  # a thirteenth card: the cheapest goes
         if worth <= 0:
             continue
-        old = out.get(x["square"], (0.0, 0))
-        out[x["square"]] = (old[0] + worth, old[1] + work)
+        old = out.get(x["square"], (0.0, 0, 0))
+        out[x["square"]] = (old[0] + worth, old[1] + work, old[2] + 1)
     return out
 
 
@@ -455,8 +458,8 @@ def _lock_odds(me: _Me, g: int, tries: int) -> float:
     return p
 
 
-def _alcove_targets(me: _Me) -> dict[int, tuple[float, int]]:
-    out: dict[int, tuple[float, int]] = {}
+def _alcove_targets(me: _Me) -> dict[int, tuple[float, int, int]]:
+    out: dict[int, tuple[float, int, int]] = {}
     if me.count >= cp.CARD_LIMIT:
         return out
     for name in me.view["idols_in_alcoves"]:
@@ -465,7 +468,7 @@ def _alcove_targets(me: _Me) -> dict[int, tuple[float, int]]:
         if worth <= 0.5:
             continue
         for sq in cp.ALCOVE_FRONT[g]:
-            out[sq] = (worth, 3)
+            out[sq] = (worth, 3, 1)
     return out
 
 
@@ -526,37 +529,48 @@ def _setup(legal: list[int]) -> int:
     return legal[0]
 
 
-def _rounds(me: _Me, steps: int) -> int:
-    """Rounds, this one included, that ``steps`` actions take from now."""
+def _rounds(me: _Me, steps: int, cards: int | None = None) -> int:
+    """Rounds, this one included, that ``steps`` actions take from now, at the level
+    that ``cards`` in front give (default: the cards there now)."""
+    count = me.count if cards is None else cards
+    rate = max(actions_per_round(_level(count), me.cursed), 0.5) * 0.8
+    if me.view["awaiting_id"] == D_WLL:  # this round's dice are still to come
+        return max(1, math.ceil(steps / rate))
     left = steps - me.actions
-    return 1 if left <= 0 else 1 + math.ceil(left / (0.8 * me.rate))
+    return 1 if left <= 0 else 1 + math.ceil(left / rate)
+
+
+def _go_utility(me: _Me, value: float, cards: int) -> tuple[float, int]:
+    """The worth of heading out now with a load of ``value`` on ``cards`` cards, and the
+    rounds it takes."""
+    rounds = _rounds(me, me.exit_dist[me.square] + 1, cards)
+    return me.win_chance(value) * (1.0 - cut_risk(me.times, rounds - 1)), rounds
 
 
 def _plan(me: _Me) -> int:
     """Where to raid next, or -1 to head for the exit now.
 
     Each target is weighed as "that target, then out": its points raise the chance to
-    win, the rounds it costs raise the chance of being shut in on the way (read at the
-    target's square), and every extra round inside costs a little for what the samples
-    cannot see. Heading out now is weighed the same way.
+    win, the rounds it costs (at the level its cards will give) raise the chance of being
+    shut in on the way (read at the target's square), and every extra round inside costs
+    a little for what the samples cannot see. Heading out now is weighed the same way.
     """
     here = me.square
-    go_rounds = _rounds(me, me.exit_dist[here] + 1)
-    u_go = me.win_chance(me.value) * (1.0 - cut_risk(me.times, go_rounds - 1))
+    u_go, go_rounds = _go_utility(me, me.value, me.count)
     targets = _sarc_targets(me)
     for sq, tw in _alcove_targets(me).items():
-        if tw[0] > targets.get(sq, (0.0, 0))[0]:
+        if tw[0] > targets.get(sq, (0.0, 0, 0))[0]:
             targets[sq] = tw
     if not targets and _search_worth(me):
         for sq in _search_squares(me):
-            targets[sq] = (SEARCH_WORTH, 1)
+            targets[sq] = (SEARCH_WORTH, 1, 1)
     from_me = distances(me.blocked, [here])
     best, best_u = -1, u_go
-    for sq, (worth, work) in targets.items():
+    for sq, (worth, work, cards) in targets.items():
         reach = from_me[sq]
         if reach >= FAR:
             continue
-        rounds = _rounds(me, reach + work + me.exit_dist[sq] + 1)
+        rounds = _rounds(me, reach + work + me.exit_dist[sq] + 1, me.count + cards)
         risk = cut_risk(me.table[sq], rounds - 1)
         # a mummy standing there touches on arrival, one may walk in at the round's end
         stuck = reach + work >= me.actions  # no action left to step away this round
@@ -614,6 +628,8 @@ def _turn(me: _Me, legal: list[int], rng: random.Random) -> int:
     target = _plan(me)
     if target < 0:
         if A_LEAVE in legal:
+            if _worth_waiting(me):
+                return A_DONE
             return A_LEAVE
         move = _move_toward(me, legal, list(cp.ENTRANCES), last)
         return move if move >= 0 else A_DONE
@@ -635,6 +651,16 @@ def _turn(me: _Me, legal: list[int], rng: random.Random) -> int:
     if A_SEARCH in legal:
         return A_SEARCH
     return A_DONE
+
+
+def _worth_waiting(me: _Me) -> bool:
+    """Whether to stay on the exit space rather than leave: no block ever falls there, so
+    while a rival is still inside and the box is far from empty, waiting costs nothing
+    and lets the seat answer what the rival brings out (or leave alone if it is shut
+    in); the last player out knows what it has to beat."""
+    if me.view["blocks_in_box"] <= 2:
+        return False  # the last block closes the pyramid: out before it falls
+    return any(r["status_id"] == INSIDE for r in me.rivals)
 
 
 def _search_squares(me: _Me) -> list[int]:
@@ -668,14 +694,17 @@ def _wll(me: _Me, legal: list[int]) -> int:
     puts = [a for a in legal if A_BAG_PUT <= a < A_BAG_PUT + cp.NUM_CARD_TYPES]
     if puts:
         return max(puts, key=lambda a: card_value(a - A_BAG_PUT))
-    # drop a card when it lowers the level and is worth less than the actions it costs
+    # drop the cheapest card when the level it lowers gets the seat out safer: worth it
+    # when heading out (or when the card is nearly worthless anyway)
     count = me.count
     if count >= 6 and _level(count - 1) < _level(count):
         drops = [a for a in legal if A_DISCARD <= a < A_DISCARD + cp.NUM_CARD_TYPES]
         if drops:
             a = min(drops, key=lambda x: _keep_value(me, x - A_DISCARD))
-            limit = 1.5 if count < 10 else 3.5
-            if _keep_value(me, a - A_DISCARD) <= limit:
+            keep = _keep_value(me, a - A_DISCARD)
+            u_keep, _ = _go_utility(me, me.value, count)
+            u_drop, _ = _go_utility(me, me.value - keep, count - 1)
+            if keep <= 1.0 or (u_drop > u_keep + 0.005 and _plan(me) < 0):
                 return a
     if A_DONE_STAMINA in legal:
         level = _level(count)
