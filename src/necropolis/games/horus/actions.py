@@ -66,6 +66,8 @@ if TYPE_CHECKING:
     from necropolis.games.horus.state import HorusState
 
 _REROLLS = list(range(A_REROLL, A_REROLL + 31))
+_LAST_EQUIPMENT = max(t for t in range(cp.NUM_CARD_TYPES) if cp.CARD_KIND[t] == cp.EQUIPMENT)
+assert all(cp.CARD_KIND[t] == cp.EQUIPMENT for t in range(_LAST_EQUIPMENT + 1))
 
 
 def _discard_to_pile(s: HorusState, seat: int, t: int) -> None:
@@ -93,11 +95,16 @@ def bag_puts(s: HorusState, seat: int) -> list[int]:
 
 def free_actions(s: HorusState, seat: int) -> list[int]:
     """What costs no action in a seat's turn: equipment, the bag, abilities."""
-    out = heals(s, seat) + bag_puts(s, seat)
     hand = s.hand[seat]
     box_open = bool(s.box) and not s.udjat_round
-    if box_open and cp.UDJAT in hand:
-        out.append(A_UDJAT)
+    # hands are kept sorted and equipment has the lowest type ids: most hands hold none,
+    # and then only an ability can be free (this runs at every decision of a rollout)
+    if hand and hand[0] <= _LAST_EQUIPMENT:
+        out = heals(s, seat) + bag_puts(s, seat)
+        if box_open and cp.UDJAT in hand:
+            out.append(A_UDJAT)
+    else:
+        out = []
     if not s.ability_used[seat]:
         ability = s.adventurer[seat]
         sq = s.square[seat]
