@@ -18,7 +18,14 @@ from necropolis.cli.main import app
 from necropolis.games import game_class, register, unregister
 from tests.engine.toy import HighCard
 
-FIGURES = {"steps_per_s", "clones_per_s", "mcts_iterations_per_s", "steps_ratio", "clones_ratio"}
+FIGURES = {
+    "steps_per_s",
+    "clones_per_s",
+    "mcts_iterations_per_s",
+    "mcts_cutoff_iterations_per_s",
+    "steps_ratio",
+    "clones_ratio",
+}
 
 
 @pytest.fixture

@@ -21,6 +21,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from necropolis.bots.ismcts import ISMCTSBot
+from necropolis.bots.levels import HARD_CUTOFF
 from necropolis.engine.seat import SeatWindow
 from necropolis.games import game_class, game_ids, load_game
 
@@ -82,14 +83,17 @@ def clone_rate(state: Any, seconds: float) -> float:
     return count / (time.perf_counter() - start)
 
 
-def mcts_rate(states: Sequence[Any], seconds: float) -> float:
-    """IS-MCTS iterations per second over a few decision points of a random match."""
+def mcts_rate(states: Sequence[Any], seconds: float, cutoff: int | None = None) -> float:
+    """IS-MCTS iterations per second over a few decision points of a random match.
+
+    ``cutoff`` as in :class:`ISMCTSBot` (None: every rollout to the end of the match).
+    """
     decisions = [s for s in states if not s.is_terminal() and s.current_player() >= 0]
     decisions = [s for s in decisions if len(s.legal_actions()) > 1]
     if not decisions:
         return 0.0
     picks = [decisions[len(decisions) * k // 4] for k in (1, 2, 3)]
-    bot = ISMCTSBot(iterations=None, seconds=seconds / len(picks))
+    bot = ISMCTSBot(iterations=None, seconds=seconds / len(picks), cutoff=cutoff)
     iterations = 0
     spent = 0.0
     rng = random.Random(0)
@@ -135,13 +139,18 @@ class Reference:
 
 
 def bench_game(game_id: str, players: int, seconds: float) -> dict[str, float]:
-    """The three figures of one game at one player count."""
+    """The figures of one game at one player count.
+
+    IS-MCTS is measured twice: with rollouts to the end, and as the ``medium`` and
+    ``hard`` levels search (rollouts cut off after :data:`HARD_CUTOFF` actions).
+    """
     game = load_game(game_id, players=players)
     states = random_trajectory(game.new_initial_state)
     return {
         "steps_per_s": random_play_rate(game.new_initial_state, seconds),
         "clones_per_s": clone_rate(middle_state(states), seconds),
         "mcts_iterations_per_s": mcts_rate(states, seconds),
+        "mcts_cutoff_iterations_per_s": mcts_rate(states, seconds, HARD_CUTOFF),
     }
 
 

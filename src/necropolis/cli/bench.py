@@ -2,7 +2,8 @@
 
 Prints a table per game and player count (or, with ``--json``, one JSON object) with
 each game's random-play steps and clones per second also as a ratio to OpenSpiel's C++
-backgammon measured in the same run by the same loop.
+backgammon measured in the same run by the same loop, and IS-MCTS iterations per second
+with rollouts to the end and cut off as the levels search.
 """
 
 from __future__ import annotations
@@ -43,7 +44,17 @@ def bench(
         f"{ref['clones_per_s']:,.0f} clones/s"
     )
     table = Table(title=f"necropolis bench ({seconds:g} s per figure)")
-    for column in ("game", "players", "steps/s", "× ref", "clones/s", "× ref", "MCTS it/s"):
+    columns = (
+        "game",
+        "players",
+        "steps/s",
+        "× ref",
+        "clones/s",
+        "× ref",
+        "MCTS it/s",
+        "cut-off it/s",
+    )
+    for column in columns:
         table.add_column(column, justify="left" if column == "game" else "right")
     for game_id, entry in result["games"].items():
         for players, row in entry["players"].items():
@@ -55,5 +66,6 @@ def bench(
                 f"{row['clones_per_s']:,.0f}",
                 f"{row['clones_ratio']:.3f}",
                 f"{row['mcts_iterations_per_s']:,.0f}",
+                f"{row['mcts_cutoff_iterations_per_s']:,.0f}",
             )
     console.print(table)
