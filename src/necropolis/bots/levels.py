@@ -9,10 +9,10 @@ exploration :data:`HARD_EXPLORATION`, both chosen by measurement (``docs/strengt
 
 The budgets are iteration counts, so that a tournament replays exactly from its seed; a
 clock caps each as well (``hard`` at :data:`HARD_SECONDS`), so that a loaded machine
-cannot make anyone wait much longer than a second. On the machine the strength was
-measured on (two shared cores), ``hard``'s iterations finish well inside the cap in every
-bundled game, so the cap only matters on a slower or busier machine, where two runs of
-the same match may then differ.
+cannot make anyone wait more than about a second. On an idle two-core machine ``hard``'s
+iterations finish inside the cap in luxor2001 and at most positions of luxor and horus;
+where the clock ends a search first (a busy or slower machine, or a long luxor turn),
+two runs of the same match may differ.
 """
 
 from __future__ import annotations
@@ -32,9 +32,12 @@ HARD_EXPLORATION = 0.7
 #: Iterations a decision of medium, and its clock cap.
 MEDIUM_ITERATIONS = 200
 MEDIUM_SECONDS = 0.5
-#: Iterations a decision of hard, and its clock cap.
+#: Iterations a decision of hard, and its clock cap. The cap is checked between
+#: iterations, and a busy machine can pause the process anywhere, so it sits a tenth of
+#: a second below the promised second (with 1.0, decisions on a loaded two-core machine
+#: took up to 1.09 s).
 HARD_ITERATIONS = 1000
-HARD_SECONDS = 1.0
+HARD_SECONDS = 0.9
 
 
 class EasyBot:
@@ -64,7 +67,7 @@ def medium() -> ISMCTSBot:
 
 
 def hard() -> ISMCTSBot:
-    """IS-MCTS with cut-off rollouts, 1000 iterations a decision, at most one second."""
+    """IS-MCTS with cut-off rollouts, 1000 iterations a decision, at most 0.9 seconds."""
     return ISMCTSBot(
         iterations=HARD_ITERATIONS,
         seconds=HARD_SECONDS,
