@@ -127,9 +127,15 @@ def turn_actions(s: HorusState, seat: int) -> list[int]:
     if s.actions[seat] <= 0:
         return []
     sq = s.square[seat]
-    out = [A_MOVE + d for d, nb in enumerate(cp.NEIGHBOURS[sq]) if nb >= 0 and not s.blocked(nb)]
+    fallen = s.fallen
+    number = cp.SQUARE_NUMBER
+    out = [
+        A_MOVE + d
+        for d, nb in enumerate(cp.NEIGHBOURS[sq])
+        if nb >= 0 and not (number[nb] and fallen[number[nb] - 1])  # not under a block
+    ]
     area = cp.AREA[sq]
-    roomy = s.has_room_or_can_make_it(seat)
+    roomy = len(s.hand[seat]) < cp.CARD_LIMIT or s.can_make_room(seat)
     deck = cp.DECK_OF_AREA[area]
     if deck >= 0 and roomy and any(s.supply[t] for t in cp.TYPES_OF_ORIGIN[deck]):
         out.append(A_SEARCH)
