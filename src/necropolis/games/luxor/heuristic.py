@@ -58,6 +58,7 @@ from necropolis.games.luxor.components import (
     count_sets,
     set_points,
 )
+from necropolis.games.luxor.movement import forward_dest
 
 if TYPE_CHECKING:
     from necropolis.engine.seat import SeatWindow
@@ -237,10 +238,10 @@ def _leaf(st: LuxorState, me: int, look_ahead: bool) -> float:
     value = evaluate(st, me)
     if not look_ahead or st.final is not None or st.ending:
         return value
-    return value + W_NEXT_TURN * _next_turn_gain(st, me, value)
+    return value + W_NEXT_TURN * _next_turn_gain(st, me)
 
 
-def _next_turn_gain(st: LuxorState, me: int, now: float) -> float:
+def _next_turn_gain(st: LuxorState, me: int) -> float:
     """How much the better of the next turn's two end cards could add, as things stand."""
     hand = st.hands[me]
     if not hand:
@@ -260,6 +261,9 @@ def _next_turn_gain(st: LuxorState, me: int, now: float) -> float:
     trial.ends_cache = None
     if len(hand) < 2:
         return 0.0
+    # Measured from the imagined turn's own start, so that a reveal still pending in the
+    # real position (a scarab, a Horus card) is not counted as lost.
+    now = evaluate(trial, me)
     best = 0.0
     for action in rules.legal_actions(trial):
         child = trial.clone()
@@ -302,7 +306,9 @@ def estimate_shares(st: LuxorState) -> list[float]:
     n = st.num_players
     left = _time_left(st)
     points = [projection(st, p, -1, left) for p in range(n)]
-    temperature = 2.0 + 10.0 * left
+    # Fitted by log-loss against the winners of random playouts from positions along them
+    # (the rollouts that a cut-off search continues are of that kind).
+    temperature = 5.0 + 10.0 * left
     top = max(points)
     weights = [math.exp((x - top) / temperature) for x in points]
     total = sum(weights)
@@ -310,3 +316,51 @@ def estimate_shares(st: LuxorState) -> list[float]:
 
 
 __all__ = ["estimate_shares", "evaluate", "plan_value", "policy", "projection"]
+
+
+def rollout_action(st: LuxorState, rng: random.Random) -> int:
+    """A fast default policy for rollouts: random, but a move that takes a treasure is taken.
+
+    Only the choice of distance and of the tile to act on look at the board (where the
+    adventurer ends, and whether it suffices there for a treasure); every other decision and
+    every chance node is as uniform random play would have it.
+    """
+    phase = st.phase
+    if phase in rules.CHANCE_PHASES:
+        outcomes = rules.chance_outcomes(st)
+        r = rng.random()
+        for action, probability in outcomes:
+            r -= probability
+            if r < 0:
+                return action
+        return outcomes[-1][0]
+    actions = rules.legal_actions(st)
+    if phase == rules.P_DIST:
+        tiles = st.tiles
+        src = st.from_field
+        here = st.adventurers
+        base = st.seat * NF
+        discount = 1 if st.one_fewer else 0
+        for action in actions:
+            if action == rules.BACKWARD:
+                continue
+            dst = forward_dest(tiles, src, action - rules.FORWARD + 1)
+            code = tiles[dst] if dst >= 0 else 0
+            if (
+                TREASURE_BASE <= code < OSIRIS_BASE
+                and here[base + dst] + 1 >= TREASURE_NEED[code - TREASURE_BASE] - discount
+            ):
+                return action
+    elif phase == rules.P_ACT_FIELD:
+        tiles = st.tiles
+        here = st.adventurers
+        base = st.seat * NF
+        for action in actions:
+            f = action - rules.ACT_AT
+            code = tiles[f]
+            if (
+                TREASURE_BASE <= code < OSIRIS_BASE
+                and here[base + f] >= TREASURE_NEED[code - TREASURE_BASE]
+            ):
+                return action
+    return actions[rng.randrange(len(actions))] if len(actions) > 1 else actions[0]
