@@ -17,9 +17,9 @@ from necropolis.games.horus.state import HorusState
 from tests.horus.helpers import DAVID, JOSE, card, keep_all, roll, square, start
 
 
-def _midgame(players: int, seed: int, steps: int) -> HorusState:
+def _midgame(players: int, seed: int, steps: int, secrecy: bool = False) -> HorusState:
     """A match played by the heuristic itself for ``steps`` actions."""
-    state = load_game("horus", players=players).new_initial_state()
+    state = load_game("horus", players=players, total_secrecy=secrecy).new_initial_state()
     assert isinstance(state, HorusState)
     rng = random.Random(seed)
     for _ in range(steps):
@@ -35,8 +35,8 @@ def _midgame(players: int, seed: int, steps: int) -> HorusState:
 
 def test_the_policy_decides_from_the_window_alone() -> None:
     checked = 0
-    for seed in range(12):
-        state = _midgame(2 + seed % 3, seed, 60 + 17 * seed)
+    for seed in range(16):
+        state = _midgame(2 + seed % 3, seed, 60 + 17 * seed, secrecy=seed >= 12)
         if state.is_terminal() or state.current_player() < 0:
             continue
         seat = state.current_player()
