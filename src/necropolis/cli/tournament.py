@@ -13,7 +13,6 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 from rich.table import Table
 
 from necropolis.analysis.tournament import (
@@ -23,7 +22,7 @@ from necropolis.analysis.tournament import (
     run_tournament,
 )
 from necropolis.bots import BOTS
-from necropolis.cli.common import console, fail, open_game, parse_options
+from necropolis.cli.common import batch_progress, console, fail, open_game, parse_options
 
 
 def tournament(
@@ -92,15 +91,7 @@ def tournament(
             partial.matches.sort(key=lambda m: m.index)
             partial.write_json(path)
 
-    with Progress(
-        "[progress.description]{task.description}",
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeRemainingColumn(),
-        console=console,
-        transient=as_json,
-        disable=as_json,
-    ) as progress:
+    with batch_progress(as_json) as progress:
         task = progress.add_task(f"{game.id} ×{game.num_players}", total=games)
         result = run_tournament(
             game.id,
