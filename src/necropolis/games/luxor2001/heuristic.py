@@ -53,8 +53,14 @@ def _settle(state: LuxorState) -> None:
             state.apply_action(state.legal_actions()[0])
 
 
-def estimate(state: LuxorState, seat: int) -> float:
-    """The seat's expected points minus the best opponent's, from public facts and its own."""
+def expected_points(state: LuxorState, knower: int | None) -> list[float]:
+    """Every seat's expected final points from the position.
+
+    Sarcophagi count their eyes' average value, pillars the scarabs gathered toward their
+    next sarcophagus, researchers in supply a little. A pharaoh card counts exactly for
+    ``knower`` and at its average for the others; ``None`` knows them all (a full world,
+    as searches hold).
+    """
     n = state.n
     points = [0.0] * n
     for p in range(n):
@@ -70,14 +76,18 @@ def estimate(state: LuxorState, seat: int) -> float:
             points[owner] += 1.0 + 0.8 * EYE_MEAN[eyes] * state.scarabs[a] / 3
         else:
             points[owner] += 0.3 * state.scarabs[a]
-        if owner == seat:
-            if state.pharaoh[seat] == a:
+        if knower is None or owner == knower:
+            if state.pharaoh[owner] == a:
                 points[owner] += PHARAOH_BONUS
         else:
             points[owner] += PHARAOH_BONUS / NUM_ANIMALS  # an unknown pharaoh card
-    mine = points[seat]
-    others = [points[p] for p in range(n) if p != seat]
-    return mine - max(others)
+    return points
+
+
+def estimate(state: LuxorState, seat: int) -> float:
+    """The seat's expected points minus the best opponent's, from public facts and its own."""
+    points = expected_points(state, seat)
+    return points[seat] - max(points[p] for p in range(state.n) if p != seat)
 
 
 def policy(window: SeatWindow, rng: random.Random) -> int:

@@ -11,6 +11,7 @@ views and tensors in ``view.py``, text in ``text.py``.
 
 from __future__ import annotations
 
+import math
 import random
 from typing import TYPE_CHECKING
 
@@ -203,6 +204,23 @@ class LuxorState(State):
                 points += PHARAOH_BONUS
             out.append(float(points))
         return out
+
+    def estimate_returns(self) -> list[float]:
+        """Win shares from expected points: a softmax, sharper as the gap in points grows.
+
+        Searches back it up when they cut a rollout short. With it the hard bot won 25 of
+        40 matches against the heuristic, where the kernel's default (the current leader
+        takes all) had won 20 of the same 40 seeds (docs/strength.md).
+        """
+        if self.is_terminal():
+            return self.returns()
+        from necropolis.games.luxor2001.heuristic import expected_points
+
+        points = expected_points(self, None)
+        top = max(points)
+        weights = [math.exp(0.5 * (p - top)) for p in points]
+        total = sum(weights)
+        return [w / total for w in weights]
 
     def returns(self) -> list[float]:
         if self.phase != rules.END:
