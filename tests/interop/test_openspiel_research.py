@@ -11,7 +11,6 @@ calls the adapter's method and is what these tests run.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
@@ -19,27 +18,12 @@ import pyspiel
 import pytest
 from open_spiel.python.algorithms import ismcts, mcts
 
-import necropolis
 from necropolis.engine.protocol import Game
-from necropolis.games import game_class, register, unregister
+from necropolis.games import game_class
 from necropolis.interop import openspiel
-from tests.engine.toy import HighCard
+from tests.interop.params import player_counts
 
-
-def player_counts() -> list[Any]:
-    params = [pytest.param(HighCard.id, n, id=f"{HighCard.id}-{n}") for n in (2, 3, 4)]
-    for game_id in necropolis.games():
-        cls = game_class(game_id)
-        for n in range(cls.min_players, cls.max_players + 1):
-            params.append(pytest.param(game_id, n, id=f"{game_id}-{n}"))
-    return params
-
-
-@pytest.fixture(autouse=True)
-def toy_game() -> Iterator[None]:
-    register(HighCard)
-    yield
-    unregister(HighCard.id)
+pytestmark = pytest.mark.usefixtures("toy_registry")
 
 
 def load(game_id: str, players: int) -> Any:

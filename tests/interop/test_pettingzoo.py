@@ -7,34 +7,17 @@ saying so, rather than being skipped.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from typing import Any
-
 import numpy as np
 import pytest
 from pettingzoo.test import api_test, seed_test
 
-import necropolis
 from necropolis.engine.protocol import Game
-from necropolis.games import game_class, register, unregister
+from necropolis.games import game_class
 from necropolis.interop.pettingzoo import NecropolisEnv, env
 from tests.engine.toy import HighCard
+from tests.interop.params import player_counts
 
-
-def player_counts() -> list[Any]:
-    params = [pytest.param(HighCard.id, n, id=f"{HighCard.id}-{n}") for n in (2, 3, 4)]
-    for game_id in necropolis.games():
-        cls = game_class(game_id)
-        for n in range(cls.min_players, cls.max_players + 1):
-            params.append(pytest.param(game_id, n, id=f"{game_id}-{n}"))
-    return params
-
-
-@pytest.fixture(autouse=True)
-def toy_game() -> Iterator[None]:
-    register(HighCard)
-    yield
-    unregister(HighCard.id)
+pytestmark = pytest.mark.usefixtures("toy_registry")
 
 
 def make(game_id: str, players: int) -> NecropolisEnv:
