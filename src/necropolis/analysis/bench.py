@@ -22,6 +22,7 @@ from typing import Any
 
 from necropolis.bots.ismcts import ISMCTSBot
 from necropolis.bots.levels import HARD_CUTOFF
+from necropolis.engine.protocol import sample_chance
 from necropolis.engine.seat import SeatWindow
 from necropolis.games import game_class, game_ids, load_game
 
@@ -31,13 +32,7 @@ REFERENCE_GAME = "backgammon"
 
 def _random_action(state: Any, rng: random.Random) -> int:
     if state.is_chance_node():
-        r = rng.random()
-        outcomes = state.chance_outcomes()
-        for action, probability in outcomes:
-            r -= probability
-            if r < 0:
-                return int(action)
-        return int(outcomes[-1][0])
+        return int(sample_chance(state, rng))
     actions = state.legal_actions()
     return int(actions[rng.randrange(len(actions))])
 

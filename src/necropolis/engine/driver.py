@@ -11,9 +11,11 @@ import random
 from collections.abc import Callable, Sequence
 from typing import Protocol
 
-from necropolis.engine.protocol import CHANCE, Game, State
+from necropolis.engine.protocol import CHANCE, Game, State, sample_chance
 from necropolis.engine.record import MatchRecord
 from necropolis.engine.seat import SeatWindow
+
+__all__ = ["Player", "play_match", "player_rngs", "sample_chance"]
 
 
 class Player(Protocol):
@@ -22,18 +24,6 @@ class Player(Protocol):
     name: str
 
     def choose(self, window: SeatWindow, rng: random.Random) -> int: ...
-
-
-def sample_chance(state: State, rng: random.Random) -> int:
-    """One outcome of the chance node ``state``, drawn with its probability."""
-    outcomes = state.chance_outcomes()
-    r = rng.random()
-    total = 0.0
-    for action, probability in outcomes:
-        total += probability
-        if r < total:
-            return action
-    return outcomes[-1][0]  # rounding left r above the running total
 
 
 def player_rngs(seed: int | None, count: int) -> list[random.Random]:

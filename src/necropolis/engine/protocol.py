@@ -20,7 +20,7 @@ from __future__ import annotations
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol, TypeVar
 
 from necropolis.engine.errors import IllegalActionError
 from necropolis.engine.options import Option, OptionValue, players_option, resolve_options
@@ -255,13 +255,7 @@ class State(ABC):
         may override it with something smarter that stays fast.
         """
         if self.current_player() == CHANCE:
-            outcomes = self.chance_outcomes()
-            r = rng.random()
-            for action, probability in outcomes:
-                r -= probability
-                if r < 0:
-                    return action
-            return outcomes[-1][0]
+            return sample_chance(self, rng)
         actions = self.legal_actions()
         return actions[rng.randrange(len(actions))]
 
@@ -319,6 +313,24 @@ class State(ABC):
         import json
 
         return json.dumps(self.view(None), sort_keys=True)
+
+
+class ChanceNode(Protocol):
+    """Anything with chance outcomes: our states, and OpenSpiel's in the benchmark."""
+
+    def chance_outcomes(self) -> list[tuple[int, float]]: ...
+
+
+def sample_chance(node: ChanceNode, rng: random.Random) -> int:
+    """One outcome of the chance node ``node``, drawn with its probability."""
+    outcomes = node.chance_outcomes()
+    r = rng.random()
+    total = 0.0
+    for action, probability in outcomes:
+        total += probability
+        if r < total:
+            return action
+    return outcomes[-1][0]  # rounding left r above the running total
 
 
 def _normalise(text: str) -> str:

@@ -16,7 +16,14 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING
 
-from necropolis.engine.protocol import CHANCE, TERMINAL, State, View, winners_share
+from necropolis.engine.protocol import (
+    CHANCE,
+    TERMINAL,
+    State,
+    View,
+    sample_chance,
+    winners_share,
+)
 from necropolis.games.horus import actions, flow, playout, text, view
 from necropolis.games.horus import components as cp
 from necropolis.games.horus.codes import (
@@ -210,13 +217,7 @@ class HorusState(State):
     def rollout_action(self, rng: random.Random) -> int:
         """Chance by its odds; decisions by the crude raider of ``playout``."""
         if self.node >= FIRST_CHANCE:
-            outcomes = self.chance_outcomes()
-            r = rng.random()
-            for action, probability in outcomes:
-                r -= probability
-                if r < 0:
-                    return action
-            return outcomes[-1][0]
+            return sample_chance(self, rng)
         return playout.rollout_action(self, rng)
 
     # --- helpers used by the rules -------------------------------------------------------
