@@ -151,3 +151,8 @@ def random_playout(st: LuxorState, rng: random.Random, limit: int | None = None)
         st.apply_action(action)
         steps += 1
     return steps
+
+
+def at(st: LuxorState, seat: int, field: int) -> int:
+    """How many of ``seat``'s active adventurers stand on ``field``."""
+    return st.adventurers[seat * NUM_FIELDS + field]

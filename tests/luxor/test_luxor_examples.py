@@ -20,7 +20,6 @@ from necropolis.games.luxor.components import (
     FOUR,
     HORUS_2_OR_3,
     LAST_TO_SECOND,
-    NUM_FIELDS,
     ONE,
     ONE_FEWER,
     RANGE_3,
@@ -33,11 +32,11 @@ from necropolis.games.luxor.components import (
     TWO,
 )
 from necropolis.games.luxor.scoring import score_breakdown
-from necropolis.games.luxor.state import LuxorState
 from tests.luxor.luxor_support import (
     NEEDS_2,
     NEEDS_3,
     VASE,
+    at,
     chance,
     deck_origin,
     put_adventurers,
@@ -45,13 +44,6 @@ from tests.luxor.luxor_support import (
     put_temple_tile,
     start,
 )
-
-NF = NUM_FIELDS
-
-
-def at(st: LuxorState, seat: int, field: int) -> int:
-    """How many of ``seat``'s active adventurers stand on ``field``."""
-    return st.adventurers[seat * NF + field]
 
 
 def test_either_end_of_the_hand_and_the_new_card_goes_into_the_middle() -> None:

@@ -36,6 +36,7 @@ from necropolis.games.luxor.state import LuxorState
 from tests.luxor.luxor_support import (
     NEEDS_3,
     VASE,
+    at,
     chance,
     deck_origin,
     put_adventurers,
@@ -46,10 +47,6 @@ from tests.luxor.luxor_support import (
 )
 
 NF = NUM_FIELDS
-
-
-def at(st: LuxorState, seat: int, field: int) -> int:
-    return st.adventurers[seat * NF + field]
 
 
 def finish_turn(st: LuxorState, draw: int = ONE) -> None:

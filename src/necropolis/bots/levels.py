@@ -9,10 +9,9 @@ exploration :data:`HARD_EXPLORATION`, both chosen by measurement (``docs/strengt
 
 The budgets are iteration counts, so that a tournament replays exactly from its seed; a
 clock caps each as well (``hard`` at :data:`HARD_SECONDS`), so that a loaded machine
-cannot make anyone wait more than about a second. On an idle two-core machine ``hard``'s
-iterations finish inside the cap in luxor2001 and at most positions of luxor and horus;
-where the clock ends a search first (a busy or slower machine, or a long luxor turn),
-two runs of the same match may differ.
+cannot make anyone wait more than about a second. Where the clock ends a search before
+its iterations (a busy or slower machine, a long turn), two runs of the same match may
+differ; ``docs/strength.md`` gives the measured decision times per game.
 """
 
 from __future__ import annotations
