@@ -221,3 +221,58 @@ def test_levels_share_one_search_and_differ_in_budget() -> None:
     # Hard is capped at a second a decision, whatever the machine.
     assert strong.seconds == HARD_SECONDS <= 1.0
     assert fast.seconds is not None and fast.seconds <= strong.seconds
+
+
+class CoachedNim(Nim):
+    """Nim with a stubborn heuristic that always takes two stones, right or wrong."""
+
+    asked: int = 0
+
+    def heuristic_policy(self):  # type: ignore[no-untyped-def]
+        def policy(window: SeatWindow, rng: random.Random) -> int:
+            CoachedNim.asked += 1
+            return TAKE_TWO
+
+        return policy
+
+
+def test_an_anchored_search_overrides_a_policy_move_it_sees_lose() -> None:
+    # From 4 stones taking two hands the opponent the last two: the search sees that move
+    # lose far more often than taking one, by much more than the margin.
+    bot = ISMCTSBot(iterations=1500, anchor=0.2)
+    state = CoachedNim(pile=4).new_initial_state()
+    assert bot.choose(SeatWindow(state, 0), random.Random(0)) == TAKE_ONE
+    assert bot.last.policy_action == TAKE_TWO and not bot.last.anchored
+    values = bot.last.root_values
+    assert values[TAKE_ONE] >= values[TAKE_TWO] + 0.2
+
+
+def test_an_anchored_search_keeps_the_policy_move_within_the_margin() -> None:
+    # The same search with a margin no move can clear (a whole win) plays the policy's
+    # move, and says that it did.
+    bot = ISMCTSBot(iterations=1500, anchor=1.0)
+    state = CoachedNim(pile=7).new_initial_state()
+    assert bot.choose(SeatWindow(state, 0), random.Random(0)) == TAKE_TWO
+    assert bot.last.policy_action == TAKE_TWO and bot.last.anchored
+    # unanchored, the very same search takes one (7 -> 6, a lost pile for the opponent)
+    free = ISMCTSBot(iterations=1500)
+    assert free.choose(SeatWindow(state, 0), random.Random(0)) == TAKE_ONE
+
+
+def test_the_game_anchor_is_read_from_the_game() -> None:
+    class Trusting(CoachedNim):
+        search_anchor = 1.0
+
+    CoachedNim.asked = 0
+    bot = ISMCTSBot(iterations=200, anchor="game")
+    # CoachedNim leaves search_anchor unset: the search alone decides, the policy is not asked
+    assert bot.choose(SeatWindow(CoachedNim(pile=7).new_initial_state(), 0), random.Random(1)) == (
+        TAKE_ONE
+    )
+    assert CoachedNim.asked == 0 and bot.last.policy_action == -1
+    assert bot.choose(SeatWindow(Trusting(pile=7).new_initial_state(), 0), random.Random(1)) == (
+        TAKE_TWO
+    )
+    assert CoachedNim.asked == 1
+    with pytest.raises(ValueError, match="anchor"):
+        ISMCTSBot(anchor=-0.1)

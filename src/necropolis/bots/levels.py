@@ -5,7 +5,9 @@ slowest stays pleasant at a table. ``easy`` follows the heuristic bot but plays 
 legal move one time in three (it blunders as a beginner does). ``medium`` and ``hard``
 are IS-MCTS with the same settings and different budgets: rollouts cut off after
 :data:`HARD_CUTOFF` actions (then the game's estimate of the position is backed up) and
-exploration :data:`HARD_EXPLORATION`, both chosen by measurement (``docs/strength.md``).
+exploration :data:`HARD_EXPLORATION`, both chosen by measurement (``docs/strength.md``),
+and anchored to the game's heuristic by the margin the game sets (``Game.search_anchor``;
+none by default, so the search alone decides).
 
 The budgets are iteration counts, so that a tournament replays exactly from its seed; a
 clock caps each as well (``hard`` at :data:`HARD_SECONDS`), so that a loaded machine
@@ -61,6 +63,7 @@ def medium() -> ISMCTSBot:
         seconds=MEDIUM_SECONDS,
         exploration=HARD_EXPLORATION,
         cutoff=HARD_CUTOFF,
+        anchor="game",
         name="medium",
     )
 
@@ -72,5 +75,6 @@ def hard() -> ISMCTSBot:
         seconds=HARD_SECONDS,
         exploration=HARD_EXPLORATION,
         cutoff=HARD_CUTOFF,
+        anchor="game",
         name="hard",
     )

@@ -58,6 +58,11 @@ class Game(ABC):
     default_players: ClassVar[int]
     #: Options beyond ``players``.
     extra_options: ClassVar[tuple[Option, ...]] = ()
+    #: How much better (in share of the win, 0 to 1) a search's move must look than the
+    #: heuristic policy's before the game's search levels play it instead (None: they
+    #: trust the search alone). For games whose position estimate a short search can
+    #: exploit; see :class:`~necropolis.bots.ismcts.ISMCTSBot`.
+    search_anchor: ClassVar[float | None] = None
 
     def __init__(self, **options: Any) -> None:
         self.options: dict[str, OptionValue] = resolve_options(
