@@ -46,6 +46,11 @@ class HorusGame(Game):
         ),
     )
 
+    #: medium and hard play the heuristic's move unless their search finds one better by
+    #: five points of win share: left alone, a ten-action search walks into what the
+    #: estimate cannot see rounds ahead (docs/strength.md has the measurements).
+    search_anchor = 0.05
+
     def new_initial_state(self) -> HorusState:
         return HorusState(self)
 

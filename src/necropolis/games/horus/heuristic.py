@@ -170,6 +170,13 @@ def distances(blocked: list[bool], targets: list[int] | tuple[int, ...]) -> list
     return dist
 
 
+@lru_cache(maxsize=4096)
+def board_distances(fallen: tuple[int, ...], targets: tuple[int, ...]) -> tuple[int, ...]:
+    """:func:`distances` for a board given by its fallen blocks, remembered: searches ask
+    again and again about the few boards their worlds reach."""
+    return tuple(distances(blocked_squares(list(fallen)), targets))
+
+
 def _connected(blocked: list[bool], square: int) -> bool:
     """Whether ``square`` still reaches an exit (its own block ignored: one jumps off it)."""
     seen = [False] * NUM_SQUARES
@@ -383,8 +390,9 @@ class _Me:
         self.wounds = sum(1 for t in self.hand if cp.CARD_KIND[t] == cp.WOUND)
         self.cursed = sum(1 for t in self.hand if cp.CARD_KIND[t] == cp.IDOL)
         self.actions: int = me["actions"]
+        self.fallen = tuple(view["fallen_blocks"])
         self.blocked = blocked_squares(view["fallen_blocks"])
-        self.exit_dist = distances(self.blocked, cp.ENTRANCES)
+        self.exit_dist = board_distances(self.fallen, tuple(cp.ENTRANCES))
         self.threat = mummy_threat(view)
         self.standing = {m["square"] for m in view["mummies"] if not m["down"]}
         first = view["block_set_aside_number"] or 0
@@ -392,6 +400,15 @@ class _Me:
         self.times = self.table[self.square] if self.square >= 0 else (0,) * SAMPLES
         self.rate = max(actions_per_round(_level(self.count), self.cursed), 0.5)
         self.rivals = [p for p in view["players"] if p["seat"] != seat]
+        # Each rival out or still inside: its load as seen, what it may add, how sure that
+        # is; worked out once, as win_chance asks for every target of every plan.
+        self.bars = [
+            (estimate_load(r), 0.0, 3.0)
+            if r["status_id"] == ESCAPED
+            else (estimate_load(r), RIVAL_GAIN, RIVAL_SPREAD)
+            for r in self.rivals
+            if r["status_id"] in (ESCAPED, INSIDE)
+        ]
 
     def blocks_before_out(self, extra_rounds: float = 0.0, square: int | None = None) -> int:
         """Blocks that fall before the seat is out if it heads for an exit (after
@@ -403,15 +420,11 @@ class _Me:
         return rounds + math.ceil(extra_rounds)
 
     def win_chance(self, value: float) -> float:
-        """How likely escaping with ``value`` wins, against what the rivals may carry."""
+        """How likely escaping with ``value`` wins, against what the rivals may carry (one
+        still inside may yet load up, or be shut in)."""
         p = 1.0
-        for r in self.rivals:
-            status = r["status_id"]
-            if status == ESCAPED:
-                p *= _sigmoid((value - estimate_load(r)) / 3.0)
-            elif status == INSIDE:
-                # a rival still inside may yet load up, or be shut in
-                p *= _sigmoid((value - estimate_load(r) - RIVAL_GAIN) / RIVAL_SPREAD)
+        for load, gain, spread in self.bars:
+            p *= _sigmoid((value - load - gain) / spread)
         return 0.97 * p + 0.03 * min(value / 40.0, 1.0)
 
 
@@ -529,6 +542,25 @@ def policy(window: SeatWindow, rng: random.Random) -> int:
     return A_DONE if A_DONE in legal else legal[0]
 
 
+def win_estimate(view: dict[str, Any], seat: int) -> float:
+    """The seat's chance to win as this strategy sees it from ``view``: for a raider
+    still inside, the worth of its best plan (a target and out, or out now); for one
+    already out, the chance that its load stands; nothing for the others. Searches use
+    it as their judgement of a position (``playout.estimate_returns``)."""
+    player = view["players"][seat]
+    status = player["status_id"]
+    if status == ESCAPED:
+        me = _Me(view, seat)
+        return me.win_chance(me.value)
+    if status != INSIDE or player["square"] is None:
+        return 0.0
+    me = _Me(view, seat)
+    # Wounds weigh on the load as they weigh on the plans: a search that drew a scorpion
+    # from the sand must not look as well off as one that drew nothing.
+    me.value -= WOUND_COST * me.wounds
+    return _best_plan(me)[1]
+
+
 def _setup(legal: list[int]) -> int:
     for adventurer in ADVENTURER_PREFERENCE:
         a = A_SETUP + 2 * adventurer
@@ -556,7 +588,12 @@ def _go_utility(me: _Me, value: float, cards: int) -> tuple[float, int]:
 
 
 def _plan(me: _Me) -> int:
-    """Where to raid next, or -1 to head for the exit now.
+    """Where to raid next, or -1 to head for the exit now (see :func:`_best_plan`)."""
+    return _best_plan(me)[0]
+
+
+def _best_plan(me: _Me) -> tuple[int, float]:
+    """Where to raid next (-1: head for the exit now), and that plan's chance to win.
 
     Each target is weighed as "that target, then out": its points raise the chance to
     win, the rounds it costs (at the level its cards will give) raise the chance of being
@@ -572,7 +609,7 @@ def _plan(me: _Me) -> int:
     if not targets and _search_worth(me):
         for sq in _search_squares(me):
             targets[sq] = (SEARCH_WORTH, 1, 1)
-    from_me = distances(me.blocked, [here])
+    from_me = board_distances(me.fallen, (here,))
     best, best_u = -1, u_go
     for sq, (worth, work, cards) in targets.items():
         reach = from_me[sq]
@@ -587,7 +624,7 @@ def _plan(me: _Me) -> int:
         u -= 1e-6 * reach  # the nearer of equal targets
         if u > best_u + 1e-9:
             best, best_u = sq, u
-    return best
+    return best, best_u
 
 
 def _search_worth(me: _Me) -> bool:

@@ -5,17 +5,18 @@ cost little more than a random step. The rollout policy plays a crude raider: wa
 toward the sarcophagi, open and empty what is in front, search the sand and the pond now
 and then, and walk back out once loaded, wounded or late, leaving only with something in
 hand or when late (a random player walks straight out with nothing, which makes rollouts
-say that every position is a shared zero). ``estimate_returns`` turns each adventurer's
-load, what it may still find, its way out and the blocks left into a chance of winning.
+say that every position is a shared zero). ``estimate_returns`` is the heuristic's own
+judgement of each seat's chances, read from each seat's view of the world, and costs far
+more than a step: it is what a search backs up once its rollouts are cut short.
 """
 
 from __future__ import annotations
 
-import math
 import random
 from typing import TYPE_CHECKING
 
 from necropolis.games.horus import components as cp
+from necropolis.games.horus import heuristic
 from necropolis.games.horus.codes import (
     A_DONE,
     A_LEAVE,
@@ -29,16 +30,12 @@ from necropolis.games.horus.codes import (
     D_REACT,
     D_TURN,
     D_WLL,
-    ESCAPED,
-    INSIDE,
 )
 
 if TYPE_CHECKING:
     from necropolis.games.horus.state import HorusState
 
 _FAR = 10**6
-#: Per block fallen so far, squared: the chance that the next block cuts a way out.
-HAZARD = 0.00035
 
 
 def _static_distances(targets: list[int]) -> tuple[int, ...]:
@@ -66,32 +63,8 @@ _VALUE = tuple(
     3.5 if cp.CARD_KIND[t] == cp.CHEST else float(cp.CARD_VALUE[t]) if cp.DISCARDABLE[t] else 0.0
     for t in range(cp.NUM_CARD_TYPES)
 )
-#: The god a card counts toward the variety bonus (treasures and idols), or -1.
-_SCORING_GOD = tuple(
-    cp.CARD_GOD[t] if cp.CARD_KIND[t] in (cp.TREASURE, cp.IDOL) else -1
-    for t in range(cp.NUM_CARD_TYPES)
-)
-_FIRST_IDOL = min(cp.IDOL_CARD)
-assert all(cp.CARD_KIND[t] == cp.IDOL for t in range(_FIRST_IDOL, cp.NUM_CARD_TYPES))
 _IS_WOUND = tuple(cp.CARD_KIND[t] == cp.WOUND for t in range(cp.NUM_CARD_TYPES))
 _SEARCH_AREAS = (cp.SCORPION_PIT, cp.CROCODILE_POND)
-#: The blocks of the Cobra Nest's top row (12 to 15), the only way from the sand to the
-#: exits, and the squares beyond them (the nest's lower rows and the exits).
-_GATES = tuple(
-    b
-    for b in range(cp.NUM_BLOCKS)
-    if cp.AREA[cp.BLOCK_SQUARE[b]] == cp.COBRA_NEST
-    and cp.SQUARE_POS[cp.BLOCK_SQUARE[b]][0]
-    == min(cp.SQUARE_POS[sq][0] for sq in range(cp.NUM_SQUARES) if cp.AREA[sq] == cp.COBRA_NEST)
-)
-_BEYOND_GATES = tuple(
-    cp.AREA[sq] == cp.ENTRANCE
-    or (
-        cp.AREA[sq] == cp.COBRA_NEST
-        and cp.SQUARE_POS[sq][0] > cp.SQUARE_POS[cp.BLOCK_SQUARE[_GATES[0]]][0]
-    )
-    for sq in range(cp.NUM_SQUARES)
-)
 
 
 def _loot(s: HorusState, seat: int) -> float:
@@ -161,89 +134,18 @@ def rollout_action(s: HorusState, rng: random.Random) -> int:
     return legal[rng.randrange(len(legal))]
 
 
-def _shut_in_risk(fallen: int, blocks: int, left: int) -> float:
-    """The chance that ``blocks`` more blocks cut a square beyond the Cobra Nest off from
-    the exits, with ``fallen`` down and ``left`` in the box.
-
-    Fitted to the heuristic's sampled block orders over random boards: each block that
-    falls cuts the way out with a chance of about 0.00035 times the square of the blocks
-    already down (1 % with 5 down, 5 % with 12, 20 % with 24). The nest's top row is the
-    bottleneck, but the sand ring and the pond's rim cut routes as well.
-    """
-    if blocks >= left:
-        return 1.0  # the box runs out: the pyramid closes
-    safe = 1.0
-    for j in range(blocks):
-        safe *= 1.0 - min(0.9, HAZARD * (fallen + j) ** 2)
-    return 1.0 - safe
-
-
 def estimate_returns(s: HorusState) -> list[float]:
-    """Each seat's chance of winning from here, from loads, ways out and blocks left.
+    """Each seat's chance of winning from here, as the heuristic judges it from that
+    seat's own view of this (determinized) world: the worth of its best plan while
+    inside, the chance its load stands once out, nothing once sealed, crushed or
+    mummified. Each is judged alone, so the chances may add up to more than one; they
+    are then scaled down to add up to one.
 
-    An adventurer still inside is worth its load plus what it may still find (the
-    sarcophagi left, shared among those inside, less as the blocks pile up and the
-    farther it is from them), if it gets out: it needs the rounds its walk to an exit
-    takes at its level, and it may be shut in meanwhile, the more likely the more blocks
-    are down (once past the Cobra Nest's top row it is safe), or the box runs out.
-    Sealed, crushed and mummified adventurers have no chance. A seat wins if it gets out
-    and no other seat gets out with more.
+    The heuristic's judgement costs about fifty times a crude count of loads and exits,
+    but it prices being shut in as the heuristic's plans do (from sampled orders of the
+    blocks still to fall); a search backing up a cruder count learned to take one more
+    treasure whatever the blocks, and was sealed in (docs/strength.md).
     """
-    n = s.n
-    left = len(s.box)
-    fallen = cp.NUM_BLOCKS - left
-    inside = s.status.count(INSIDE)
-    sarcs = sum(1 for k in s.sarc_state if k < 2)
-    time_left = max(0.0, 1.0 - fallen / 22.0)
-    share = min(sarcs * 8.5 / max(inside, 1), 25.0) * time_left * 0.6
-    out_p = [0.0] * n
-    value = [0.0] * n
-    spread = [3.0] * n
-    card_value = _VALUE
-    god_of = _SCORING_GOD
-    for seat in range(n):
-        status = s.status[seat]
-        if status != ESCAPED and status != INSIDE:
-            continue
-        cards = s.hand[seat] + s.bag[seat]
-        gods = {god_of[t] for t in cards}
-        gods.discard(-1)
-        # chests at a die's mean until rolled (_VALUE counts them so), then as rolled
-        rolls = s.chest_rolls[seat]
-        load = (
-            sum(card_value[t] for t in cards)
-            + cp.VARIETY_BONUS[len(gods)]
-            + sum(rolls)
-            - 3.5 * len(rolls)
-        )
-        if status == ESCAPED:
-            out_p[seat] = 1.0
-            value[seat] = load
-            continue
-        hand = s.hand[seat]
-        sq = s.square[seat]
-        level = cp.WLL_TABLE[len(hand)]
-        # hands are sorted and the idols are the last card types: a curse per idol
-        cursed = sum(1 for t in hand if t >= _FIRST_IDOL) if hand and hand[-1] >= _FIRST_IDOL else 0
-        rate = max(0.5, (cp.NUM_DICE - cursed) * (7 - level) / 6)
-        blocks = math.ceil((EXIT_DIST[sq] + 1) / rate) - 1
-        risk = 0.0 if _BEYOND_GATES[sq] else _shut_in_risk(fallen, blocks, left)
-        out_p[seat] = max(0.01, (1.0 - risk) * 0.995**blocks)
-        more = share / (1.0 + SARC_DIST[sq] / 10.0) if len(hand) < 10 else 0.0
-        value[seat] = load + more
-        spread[seat] = 5.0
-    win = [0.0] * n
-    for i in range(n):
-        if out_p[i] == 0.0:
-            continue
-        w = out_p[i]
-        for j in range(n):
-            if j != i and out_p[j] > 0.0:
-                x = (value[i] - value[j]) / max(spread[i], spread[j])
-                beaten = 1.0 / (1.0 + math.exp(max(-30.0, min(30.0, x))))
-                w *= 1.0 - out_p[j] * beaten
-        win[i] = w
+    win = [heuristic.win_estimate(s.view(seat), seat) for seat in range(s.n)]
     total = sum(win)
-    if total > 1.0:
-        win = [w / total for w in win]
-    return win
+    return [w / total for w in win] if total > 1.0 else win
