@@ -30,6 +30,8 @@ from necropolis.games.horus.codes import (
     D_REACT,
     D_TURN,
     D_WLL,
+    ESCAPED,
+    INSIDE,
 )
 
 if TYPE_CHECKING:
@@ -135,17 +137,37 @@ def rollout_action(s: HorusState, rng: random.Random) -> int:
 
 
 def estimate_returns(s: HorusState) -> list[float]:
-    """Each seat's chance of winning from here, as the heuristic judges it from that
-    seat's own view of this (determinized) world: the worth of its best plan while
-    inside, the chance its load stands once out, nothing once sealed, crushed or
-    mummified. Each is judged alone, so the chances may add up to more than one; they
-    are then scaled down to add up to one.
+    """Each seat's chance of winning from here, as the heuristic judges it.
 
-    The heuristic's judgement costs about fifty times a crude count of loads and exits,
-    but it prices being shut in as the heuristic's plans do (from sampled orders of the
-    blocks still to fall); a search backing up a cruder count learned to take one more
-    treasure whatever the blocks, and was sealed in (docs/strength.md).
+    A seat still inside gets the worth of its best plan (a target and out, or out now),
+    read from its own view of this (determinized) world: its chance to get out with more
+    than everyone. A seat already out has a final load, so it wins exactly when no seat
+    still inside beats it and no seat out has more: the one out with the most gets what
+    the seats inside leave over, the others out nothing (ties share). Sealed, crushed and
+    mummified seats get nothing. If the plans promise more than one whole win between
+    them, the shares are scaled down to add up to one.
+
+    This is far dearer than a step, but it prices being shut in as the heuristic's plans
+    do (from sampled orders of the blocks still to fall), and it knows that a rival still
+    inside raids on until it beats a load that is already out; a search backing up a
+    cruder count took one more treasure whatever the blocks and was sealed in, and one
+    that gave a load out a fixed chance left too early (docs/strength.md).
     """
-    win = [heuristic.win_estimate(s.view(seat), seat) for seat in range(s.n)]
+    n = s.n
+    win = [0.0] * n
+    out: list[int] = []
+    for seat in range(n):
+        status = s.status[seat]
+        if status == INSIDE:
+            win[seat] = heuristic.win_estimate(s.view(seat), seat)
+        elif status == ESCAPED:
+            out.append(seat)
+    if out:
+        points = {seat: (s.points(seat), s.tiebreak(seat)) for seat in out}
+        best = max(points.values())
+        leaders = [seat for seat in out if points[seat] == best]
+        left = max(0.0, 1.0 - sum(win))
+        for seat in leaders:
+            win[seat] = left / len(leaders)
     total = sum(win)
     return [w / total for w in win] if total > 1.0 else win
