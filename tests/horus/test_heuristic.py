@@ -4,12 +4,23 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from necropolis.engine import CHANCE
 from necropolis.engine.driver import sample_chance
 from necropolis.engine.seat import SeatWindow
 from necropolis.games import load_game
 from necropolis.games.horus import components as cp
-from necropolis.games.horus.codes import A_DONE, A_LEAVE, A_MOVE, A_OPEN, A_TAKE, D_TURN, SEALED
+from necropolis.games.horus.codes import (
+    A_DONE,
+    A_LEAVE,
+    A_MOVE,
+    A_OPEN,
+    A_TAKE,
+    D_TURN,
+    ESCAPED,
+    SEALED,
+)
 from necropolis.games.horus.heuristic import blocked_squares, distances, policy
 from necropolis.games.horus.state import HorusState
 from tests.horus.helpers import DAVID, JOSE, card, keep_all, roll, square, start
@@ -135,6 +146,26 @@ def test_estimated_returns_favour_the_seat_clearly_ahead() -> None:
     assert first[0] > 0.7 > first[1]
     state.status[1] = SEALED  # shut in: it can win nothing
     assert state.estimate_returns()[1] == 0.0
+
+
+def test_a_load_out_wins_what_the_raiders_still_inside_leave_it() -> None:
+    state = _turn_of_seat_0(["Anubis treasure (9)", "Horus treasure (10)"])
+    state.square[0] = cp.ENTRANCES[0]
+    state.apply_action(A_LEAVE)
+    state.square[1] = square(0, 4)
+    estimate = state.estimate_returns()
+    # the raider inside may still beat the 19 points out; whatever it does not win, the
+    # load out does (nobody else is left to win it)
+    assert 0.0 < estimate[1] < 1.0
+    assert estimate[0] == pytest.approx(1.0 - estimate[1])
+    state.status[1] = SEALED
+    assert state.estimate_returns() == [1.0, 0.0]
+    # two loads out and nobody inside: the bigger one has won
+    state.status[1] = ESCAPED
+    state.hand[1] = sorted(
+        [card("Anubis treasure (9)"), card("Thoth treasure (8)"), card("Horus treasure (10)")]
+    )
+    assert state.estimate_returns() == [0.0, 1.0]
 
 
 def test_the_rollout_policy_plays_legal_moves_and_does_not_walk_out_empty_handed() -> None:
