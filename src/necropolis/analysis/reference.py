@@ -5,9 +5,10 @@ bridge does not forward ``ResampleFromInfostate``, and the search dies), so the 
 is its Python twin, ``open_spiel.python.algorithms.ismcts.ISMCTSBot``, playing through
 :mod:`necropolis.interop.openspiel` with a random-rollout evaluator (one rollout to the
 end of the match per simulation), UCT selection and the most visited action. Our side is
-the ``hard`` level's search (its exploration constant and rollout cutoff) with the same
-number of iterations and no clock, so that the two spend the same number of simulations
-whatever the machine; the seconds each side spent are reported beside the result.
+the ``hard`` level's search (its exploration constant, its rollout cutoff and the game's
+anchor to its heuristic, if the game sets one) with the same number of iterations and no
+clock, so that the two spend the same number of simulations whatever the machine; the
+seconds each side spent are reported beside the result.
 
 Two-player matches alternate seats: match ``i`` puts our bot in seat ``i % 2`` and is
 seeded from the run's seed and ``i``, so any match can be replayed alone. Chance events
@@ -115,7 +116,7 @@ def play_reference_match(
     reference.set_resampler(
         lambda world, player: world.resample_from_infostate(player, reference_rng.uniform)
     )
-    ours = ISMCTSBot(iterations=simulations, exploration=exploration, cutoff=cutoff)
+    ours = ISMCTSBot(iterations=simulations, exploration=exploration, cutoff=cutoff, anchor="game")
     state = game.new_initial_state()
     spent = [0.0, 0.0]  # ours, the reference's
     decisions = 0
