@@ -70,6 +70,7 @@ class SharedDrawWindow(SeatWindow):
 def bots() -> list[Any]:
     return [
         ISMCTSBot(iterations=25),
+        ISMCTSBot(iterations=25, cutoff=3, anchor="game"),  # as the levels search
         HeuristicBot(worlds=2, max_rollouts=6),
         make_bot("easy"),
         make_bot("random"),
