@@ -79,3 +79,48 @@ def test_lineup_seats_one_bot_among_copies_of_another(tmp_path: Path) -> None:
     data = json.loads(out.read_text())
     assert data["players"] == 3 and data["bots"] == ["heuristic", "random"]
     assert [m["lineup"].count("random") for m in data["matches"]] == [2, 2, 2]
+
+
+def _matches(path: Path) -> list[tuple[int, int, list[str], list[float]]]:
+    data = json.loads(path.read_text())
+    return [(m["index"], m["seed"], m["lineup"], m["returns"]) for m in data["matches"]]
+
+
+def test_a_stopped_run_resumes_from_its_checkpoint_to_the_same_matches(tmp_path: Path) -> None:
+    runner = CliRunner()
+    args = ["tournament", "highcard", "--bots", "random,heuristic", "--seed", "7"]
+    whole, part = tmp_path / "whole.json", tmp_path / "part.json"
+    assert runner.invoke(app, [*args, "-n", "8", "--out", str(whole)]).exit_code == 0
+    # A run stopped after a checkpoint of 3 matches (written by a shorter run)...
+    assert runner.invoke(app, [*args, "-n", "3", "--out", str(part)]).exit_code == 0
+    first = _matches(part)
+    # ...taken up again: it keeps those 3 and plays the other 5, as an unbroken run would.
+    result = runner.invoke(app, [*args, "-n", "8", "--out", str(part), "--resume"])
+    assert result.exit_code == 0, result.output
+    assert _matches(part)[:3] == first
+    assert _matches(part) == _matches(whole)
+
+
+def test_resuming_refuses_another_tournament_and_a_missing_file(tmp_path: Path) -> None:
+    runner = CliRunner()
+    out = tmp_path / "t.json"
+    args = ["tournament", "highcard", "--bots", "random,heuristic"]
+    result = runner.invoke(app, [*args, "-n", "4", "--out", str(out), "--resume"])
+    assert result.exit_code == 2 and "nothing to resume" in result.output
+    assert runner.invoke(app, [*args, "-n", "4", "--out", str(out)]).exit_code == 0
+    before = out.read_text()
+    for other in (["--seed", "1"], ["--bots", "random,easy"], ["-n", "2"]):
+        argv = [*args, "-n", "4", *other, "--out", str(out), "--resume"]
+        if other[0] == "--bots":
+            argv = ["tournament", "highcard", "-n", "4", *other, "--out", str(out), "--resume"]
+        result = runner.invoke(app, argv)
+        assert result.exit_code == 2 and "cannot resume" in result.output, (other, result.output)
+    # (the lineup random,heuristic would be the very same tournament: seatings agree)
+    lineup = ["tournament", "highcard", "--lineup", "heuristic,random", "-n", "4"]
+    result = runner.invoke(app, [*lineup, "--out", str(out), "--resume"])
+    assert result.exit_code == 2 and "cannot resume" in result.output
+    assert out.read_text() == before  # a refused resume writes nothing
+    out.write_text("{}")
+    result = runner.invoke(app, [*args, "-n", "4", "--out", str(out), "--resume"])
+    said = " ".join(result.output.split())  # the error is wrapped to the terminal's width
+    assert result.exit_code == 2 and "not a tournament's results" in said

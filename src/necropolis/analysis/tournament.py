@@ -31,7 +31,7 @@ import json
 import math
 import random
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -400,15 +400,21 @@ def play_matches(
     seed: int = 0,
     workers: int = 1,
     cycle: Sequence[tuple[str, ...]] | None = None,
+    skip: Collection[int] = (),
 ) -> Iterator[TournamentMatch]:
     """Yield the tournament's matches as they finish (any order with several workers).
 
-    ``cycle`` replaces the seat assignments of :func:`lineups` (e.g. :func:`rotations`).
+    ``cycle`` replaces the seat assignments of :func:`lineups` (e.g. :func:`rotations`);
+    the matches whose indices are in ``skip`` (already played) are left out.
     """
     if cycle is None:
         players = int(load_game(game_id, **options).options["players"])
         cycle = lineups(bots, players)
-    jobs = [(game_id, options, cycle[i % len(cycle)], i, match_seed(seed, i)) for i in range(games)]
+    jobs = [
+        (game_id, options, cycle[i % len(cycle)], i, match_seed(seed, i))
+        for i in range(games)
+        if i not in skip
+    ]
     if workers <= 1:
         for job in jobs:
             yield _play(*job)
@@ -437,23 +443,60 @@ def run_tournament(
     workers: int = 1,
     on_match: Callable[[TournamentMatch], None] | None = None,
     lineup: Sequence[str] | None = None,
+    resume: TournamentResult | None = None,
 ) -> TournamentResult:
     """Play the whole tournament; ``on_match`` is called as each match finishes.
 
     With a ``lineup`` (one name per seat, repeats allowed) every match seats those bots,
     turned round the table from match to match, instead of every group of ``bots``.
+    ``resume``, the result of a run of this very tournament stopped early (its
+    checkpoint), keeps that run's matches and plays only the others; a result of another
+    tournament is refused with :class:`ResumeMismatchError`.
     """
     game = load_game(game_id, **options)
     if lineup is not None:
         if len(lineup) != game.num_players:
             raise ValueError(f"the lineup names {len(lineup)} bots for {game.num_players} seats")
         bots = list(lineup)
-    cycle = rotations(lineup) if lineup is not None else None
+    cycle = rotations(lineup) if lineup is not None else lineups(bots, game.num_players)
     result = TournamentResult(game.id, dict(game.options), list(dict.fromkeys(bots)), seed)
-    matches = play_matches(game.id, dict(game.options), result.bots, games, seed, workers, cycle)
+    if resume is not None:
+        _check_resumable(resume, result, cycle, games)
+        result.matches.extend(resume.matches)
+    done = {m.index for m in result.matches}
+    matches = play_matches(
+        game.id, dict(game.options), result.bots, games, seed, workers, cycle, done
+    )
     for match in matches:
         result.matches.append(match)
         if on_match is not None:
             on_match(match)
     result.matches.sort(key=lambda m: m.index)
     return result
+
+
+class ResumeMismatchError(ValueError):
+    """The results given to resume from are of another tournament."""
+
+
+def _check_resumable(
+    earlier: TournamentResult, fresh: TournamentResult, cycle: Sequence[tuple[str, ...]], games: int
+) -> None:
+    """Refuse to resume from the results of a different tournament.
+
+    Game, options, bots and seed must be the same, and every match must have been seated
+    as this tournament would seat it (which tells ``--lineup`` runs from ``--bots`` ones).
+    """
+    ours = (fresh.game, fresh.options, fresh.bots, fresh.seed)
+    theirs = (earlier.game, earlier.options, earlier.bots, earlier.seed)
+    for name, mine, other in zip(("game", "options", "bots", "seed"), ours, theirs, strict=True):
+        if mine != other:
+            raise ResumeMismatchError(f"the earlier run had {name} {other!r}, not {mine!r}")
+    for match in earlier.matches:
+        if match.index >= games:
+            raise ResumeMismatchError(f"the earlier run has match {match.index}, past {games}")
+        if match.lineup != cycle[match.index % len(cycle)]:
+            raise ResumeMismatchError(
+                f"the earlier run seated match {match.index} as "
+                f"{','.join(match.lineup)}, this one would not"
+            )

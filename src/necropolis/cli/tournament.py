@@ -2,7 +2,9 @@
 
 Matches run on local processes (``--workers``) with a progress bar; the results (win
 rates with 95% Wilson intervals, Bradley–Terry Elo ratings, seat win rates, seconds per
-decision, every match) are printed, written as JSON, and drawn as a PNG beside it.
+decision, every match) are printed, written as JSON, and drawn as a PNG beside it. A
+long run can write its JSON every few matches (``--checkpoint``) and, once stopped, be
+taken up again from that file (``--resume``), with the same matches as an unbroken run.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ import typer
 from rich.table import Table
 
 from necropolis.analysis.tournament import (
+    ResumeMismatchError,
     TournamentMatch,
     TournamentResult,
     lineups,
@@ -61,6 +64,14 @@ def tournament(
             help="rewrite the JSON every this many matches (0: only at the end)",
         ),
     ] = 0,
+    resume: Annotated[
+        bool,
+        typer.Option(
+            "--resume",
+            help="keep the matches already in the --out file (a run stopped after a "
+            "checkpoint) and play the rest",
+        ),
+    ] = False,
 ) -> None:
     """Play a tournament between bots, with seats rotated, and rate them."""
     seating = [b.strip() for b in lineup.split(",") if b.strip()] if lineup else None
@@ -81,7 +92,10 @@ def tournament(
     game = open_game(game_id, options)
     cycle = len(seating) if seating else len(lineups(names, game.num_players))
     path = out or Path("tournaments") / f"{game.id}-{datetime.now():%Y%m%d-%H%M%S}.json"
+    earlier = _earlier_run(path) if resume else None
     partial = TournamentResult(game.id, dict(game.options), names, seed)
+    if earlier is not None:
+        partial.matches.extend(earlier.matches)
 
     def finished(match: TournamentMatch) -> None:
         progress.advance(task)
@@ -93,16 +107,21 @@ def tournament(
 
     with batch_progress(as_json) as progress:
         task = progress.add_task(f"{game.id} ×{game.num_players}", total=games)
-        result = run_tournament(
-            game.id,
-            dict(game.options),
-            names,
-            games,
-            seed,
-            workers,
-            on_match=finished,
-            lineup=seating,
-        )
+        progress.advance(task, len(partial.matches))
+        try:
+            result = run_tournament(
+                game.id,
+                dict(game.options),
+                names,
+                games,
+                seed,
+                workers,
+                on_match=finished,
+                lineup=seating,
+                resume=earlier,
+            )
+        except ResumeMismatchError as error:
+            raise fail(f"cannot resume from {path}: {error}") from None
     result.write_json(path)
     plot = path.with_suffix(".png")
     result.write_plot(plot)
@@ -111,6 +130,16 @@ def tournament(
         return
     _print_result(result, cycle)
     console.print(f"Results: {path}\nPlot: {plot}", soft_wrap=True)
+
+
+def _earlier_run(path: Path) -> TournamentResult:
+    """The stopped run to resume, read from its checkpoint file."""
+    if not path.exists():
+        raise fail(f"nothing to resume: {path} does not exist (run without --resume first)")
+    try:
+        return TournamentResult.read_json(path)
+    except (ValueError, KeyError, TypeError) as error:
+        raise fail(f"cannot resume from {path}: not a tournament's results ({error})") from None
 
 
 def _print_result(result: TournamentResult, cycle: int) -> None:
