@@ -276,3 +276,22 @@ def test_the_game_anchor_is_read_from_the_game() -> None:
     assert CoachedNim.asked == 1
     with pytest.raises(ValueError, match="anchor"):
         ISMCTSBot(anchor=-0.1)
+
+
+def test_the_policy_of_an_anchored_search_thinks_on_the_search_clock() -> None:
+    # hard promises a second a decision in all: a policy that took the whole budget
+    # leaves the search its one obligatory iteration, not a second budget of its own
+    import time
+
+    class SlowCoach(CoachedNim):
+        def heuristic_policy(self):  # type: ignore[no-untyped-def]
+            def policy(window: SeatWindow, rng: random.Random) -> int:
+                time.sleep(0.2)
+                return TAKE_TWO
+
+            return policy
+
+    bot = ISMCTSBot(iterations=None, seconds=0.2, anchor=0.5)
+    state = SlowCoach(pile=7).new_initial_state()
+    assert bot.choose(SeatWindow(state, 0), random.Random(0)) == TAKE_TWO
+    assert bot.last.iterations == 1 and bot.last.seconds >= 0.2

@@ -127,11 +127,12 @@ class ISMCTSBot:
         if len(legal) == 1:
             self.last = SearchStats()
             return legal[0]
+        started = time.perf_counter()
         anchor = window.game.search_anchor if self.anchor == "game" else self.anchor
         policy = window.game.heuristic_policy() if anchor is not None else None
-        # asked before the search, so that the search's draws do not depend on it
+        # The policy's thinking counts against the clock: hard promises a second in all.
         policy_action = policy(window, rng) if policy is not None else -1
-        root = self.search(window, rng)
+        root = self.search(window, rng, started)
         seat = window.seat
         width = window.game.num_distinct_actions()
         best = legal[0]
@@ -156,8 +157,12 @@ class ISMCTSBot:
                 return policy_action
         return best
 
-    def search(self, window: SeatWindow, rng: random.Random) -> _Node:
-        """Run the search from ``window``'s decision; returns the root of the tree."""
+    def search(self, window: SeatWindow, rng: random.Random, started: float | None = None) -> _Node:
+        """Run the search from ``window``'s decision; returns the root of the tree.
+
+        The clock (``seconds``) runs from ``started`` (a ``time.perf_counter()`` reading)
+        if given, else from now; at least one iteration is always made.
+        """
         seat = window.seat
         width = window.game.num_distinct_actions()
         c = self.exploration
@@ -166,7 +171,7 @@ class ISMCTSBot:
         sqrt = math.sqrt
         root = _Node(CHANCE)
         limit = self.iterations if self.iterations is not None else -1
-        start = time.perf_counter()
+        start = time.perf_counter() if started is None else started
         deadline = start + self.seconds if self.seconds is not None else math.inf
         done = 0
         path: list[_Node] = []
