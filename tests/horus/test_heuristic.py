@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import random
 
-import pytest
-
 from necropolis.engine import CHANCE
 from necropolis.engine.driver import sample_chance
 from necropolis.engine.seat import SeatWindow
@@ -148,24 +146,30 @@ def test_estimated_returns_favour_the_seat_clearly_ahead() -> None:
     assert state.estimate_returns()[1] == 0.0
 
 
-def test_a_load_out_wins_what_the_raiders_still_inside_leave_it() -> None:
+def test_the_estimate_counts_the_load_out_and_what_weighs_on_a_raider() -> None:
     state = _turn_of_seat_0(["Anubis treasure (9)", "Horus treasure (10)"])
     state.square[0] = cp.ENTRANCES[0]
-    state.apply_action(A_LEAVE)
     state.square[1] = square(0, 4)
-    estimate = state.estimate_returns()
-    # the raider inside may still beat the 19 points out; whatever it does not win, the
-    # load out does (nobody else is left to win it)
-    assert 0.0 < estimate[1] < 1.0
-    assert estimate[0] == pytest.approx(1.0 - estimate[1])
+    inside = state.estimate_returns()
+    state.apply_action(A_LEAVE)  # out with 19 points and the variety bonus
+    out = state.estimate_returns()
+    # whoever is out still has a chance while a rival raids on, and all of it once the
+    # rival is shut in; and more points out make a better chance
+    assert 0.0 < out[0] < 1.0 and 0.0 < out[1] < 1.0
     state.status[1] = SEALED
-    assert state.estimate_returns() == [1.0, 0.0]
-    # two loads out and nobody inside: the bigger one has won
+    assert state.estimate_returns()[0] > 0.5 and state.estimate_returns()[1] == 0.0
     state.status[1] = ESCAPED
     state.hand[1] = sorted(
         [card("Anubis treasure (9)"), card("Thoth treasure (8)"), card("Horus treasure (10)")]
     )
-    assert state.estimate_returns() == [0.0, 1.0]
+    assert state.estimate_returns()[1] > state.estimate_returns()[0]
+    # a wound weighs on a raider still inside
+    fresh = _turn_of_seat_0(["Anubis treasure (9)", "Horus treasure (10)"])
+    fresh.square[0] = cp.ENTRANCES[0]
+    fresh.square[1] = square(0, 4)
+    assert fresh.estimate_returns() == inside
+    fresh.hand[0] = sorted([*fresh.hand[0], card("Scorpion")])
+    assert fresh.estimate_returns()[0] < inside[0]
 
 
 def test_the_rollout_policy_plays_legal_moves_and_does_not_walk_out_empty_handed() -> None:

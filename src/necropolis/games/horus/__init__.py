@@ -47,8 +47,9 @@ class HorusGame(Game):
     )
 
     #: medium and hard play the heuristic's move unless their search finds one better by
-    #: five points of win share: left alone, a ten-action search walks into what the
-    #: estimate cannot see rounds ahead (docs/strength.md has the measurements).
+    #: five points of win share: the fitted estimate is right on average over the
+    #: heuristic's positions, not about moves it would not make, and a ten-action search
+    #: walks into its errors (docs/rules/horus.md and docs/strength.md have the figures).
     search_anchor = 0.05
 
     def new_initial_state(self) -> HorusState:

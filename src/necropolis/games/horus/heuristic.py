@@ -542,25 +542,6 @@ def policy(window: SeatWindow, rng: random.Random) -> int:
     return A_DONE if A_DONE in legal else legal[0]
 
 
-def win_estimate(view: dict[str, Any], seat: int) -> float:
-    """The seat's chance to win as this strategy sees it from ``view``: for a raider
-    still inside, the worth of its best plan (a target and out, or out now); for one
-    already out, the chance that its load stands; nothing for the others. Searches use
-    it as their judgement of a position (``playout.estimate_returns``)."""
-    player = view["players"][seat]
-    status = player["status_id"]
-    if status == ESCAPED:
-        me = _Me(view, seat)
-        return me.win_chance(me.value)
-    if status != INSIDE or player["square"] is None:
-        return 0.0
-    me = _Me(view, seat)
-    # Wounds weigh on the load as they weigh on the plans: a search that drew a scorpion
-    # from the sand must not look as well off as one that drew nothing.
-    me.value -= WOUND_COST * me.wounds
-    return _best_plan(me)[1]
-
-
 def _setup(legal: list[int]) -> int:
     for adventurer in ADVENTURER_PREFERENCE:
         a = A_SETUP + 2 * adventurer
@@ -588,12 +569,7 @@ def _go_utility(me: _Me, value: float, cards: int) -> tuple[float, int]:
 
 
 def _plan(me: _Me) -> int:
-    """Where to raid next, or -1 to head for the exit now (see :func:`_best_plan`)."""
-    return _best_plan(me)[0]
-
-
-def _best_plan(me: _Me) -> tuple[int, float]:
-    """Where to raid next (-1: head for the exit now), and that plan's chance to win.
+    """Where to raid next, or -1 to head for the exit now.
 
     Each target is weighed as "that target, then out": its points raise the chance to
     win, the rounds it costs (at the level its cards will give) raise the chance of being
@@ -624,7 +600,7 @@ def _best_plan(me: _Me) -> tuple[int, float]:
         u -= 1e-6 * reach  # the nearer of equal targets
         if u > best_u + 1e-9:
             best, best_u = sq, u
-    return best, best_u
+    return best
 
 
 def _search_worth(me: _Me) -> bool:
