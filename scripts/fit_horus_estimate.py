@@ -1,11 +1,11 @@
 """Fit the weights of horus's position estimate (``games/horus/playout.py``).
 
 Plays the heuristic bot against itself, records every fifth decision the features that
-``playout.estimate_returns`` reads for each seat, and fits a multinomial logit over the
-seats still in the game and "nobody wins" by maximum likelihood (gradient ascent), 80%
-of the positions to fit and 20% to check. Prints the weights, the held-out
-log-likelihood and a calibration table: the share of wins of the seats given each band
-of chances.
+``playout.estimate_returns`` weighs for each seat (``playout.seat_features``), and fits
+a multinomial logit over the seats still in the game and "nobody wins" by maximum
+likelihood (gradient ascent), 80% of the positions to fit and 20% to check. Prints the
+weights, the held-out log-likelihood and a calibration table: the share of wins of the
+seats given each band of chances.
 
     .venv/bin/python scripts/fit_horus_estimate.py [TWO_PLAYER_MATCHES] [THREE_PLAYER_MATCHES]
 
@@ -23,52 +23,24 @@ import numpy as np
 from necropolis.bots import make_bot
 from necropolis.engine import CHANCE, SeatWindow, sample_chance
 from necropolis.games import load_game
-from necropolis.games.horus import components as cp
-from necropolis.games.horus import heuristic
-from necropolis.games.horus.codes import ESCAPED, INSIDE
+from necropolis.games.horus import playout
+from necropolis.games.horus.playout import FEATURES
 from necropolis.games.horus.state import HorusState
 
-#: Feature order: the playout module's W_LOAD, W_INSIDE, W_STEP, W_STEP_LATE, W_CARD,
-#: W_WOUND, W_FALLEN, W_FALLEN_SQ.
-NAMES = ("LOAD", "INSIDE", "STEP", "STEP_LATE", "CARD", "WOUND", "FALLEN", "FALLEN_SQ")
-#: Rough scales, so that one learning rate suits every weight.
+#: Rough scales of playout.FEATURES, so that one learning rate suits every weight.
 SCALE = np.array([10, 1, 10, 10, 10, 5, 1, 1], float)
-
-
-def features(s: HorusState) -> list[list[float] | None]:
-    """Per seat, what the estimate reads (None: sealed, crushed or mummified)."""
-    f = (cp.NUM_BLOCKS - len(s.box)) / cp.NUM_BLOCKS
-    down = tuple(b + 1 for b in range(cp.NUM_BLOCKS) if s.fallen[b])
-    exits = heuristic.board_distances(down, tuple(cp.ENTRANCES))
-    rows: list[list[float] | None] = []
-    for seat in range(s.n):
-        status = s.status[seat]
-        if status not in (INSIDE, ESCAPED):
-            rows.append(None)
-            continue
-        cards = s.hand[seat] + s.bag[seat]
-        chests = sum(1 for t in cards if cp.CARD_KIND[t] == cp.CHEST)
-        load = s.points(seat) + 3.5 * (chests - len(s.chest_rolls[seat]))
-        if status == ESCAPED:
-            rows.append([load, 0, 0, 0, 0, 0, 0, 0])
-            continue
-        steps = min(exits[s.square[seat]], 30)
-        hand = s.hand[seat]
-        wounds = sum(1 for t in hand if cp.CARD_KIND[t] == cp.WOUND)
-        rows.append([load, 1, steps, steps * f * f, len(hand), wounds, f, f * f])
-    return rows
 
 
 def positions(players: int, matches: int, first_seed: int) -> list[tuple[np.ndarray, ...]]:
     """(features, alive, returns) every fifth decision of heuristic-only matches."""
     game = load_game("horus", players=players)
-    out = []
+    out: list[tuple[np.ndarray, ...]] = []
     for index in range(matches):
         rng = random.Random(first_seed + index)
         bot = make_bot("heuristic")
         state = game.new_initial_state()
         assert isinstance(state, HorusState)
-        seen = []
+        seen: list[list[tuple[float, ...] | None]] = []
         decisions = 0
         while not state.is_terminal():
             seat = state.current_player()
@@ -77,11 +49,11 @@ def positions(players: int, matches: int, first_seed: int) -> list[tuple[np.ndar
                 continue
             decisions += 1
             if decisions % 5 == 0 and all(sq >= 0 for sq in state.square):
-                seen.append(features(state))
+                seen.append(playout.seat_features(state))
             state.apply_action(bot.choose(SeatWindow(state, seat), rng))
         returns = np.array(state.returns(), float)
         for rows in seen:
-            x = np.array([r if r is not None else [0.0] * len(NAMES) for r in rows], float)
+            x = np.array([r if r is not None else [0.0] * len(FEATURES) for r in rows], float)
             alive = np.array([r is not None for r in rows])
             out.append((x / SCALE, alive, returns))
     return out
@@ -113,14 +85,15 @@ def main() -> None:
     cut = int(0.8 * len(data))
     fit = [data[i] for i in order[:cut]]
     check = [data[i] for i in order[cut:]]
-    theta, nobody = np.zeros(len(NAMES)), 0.0
+    theta, nobody = np.zeros(len(FEATURES)), 0.0
     for _ in range(300):
         _, g, g_nobody = log_likelihood(theta, nobody, fit, gradient=True)
         theta += g
         nobody += g_nobody
-    print(f"{len(data)} positions; held-out log-likelihood {log_likelihood(theta, nobody, check)[0]:.4f}")
-    for name, w in zip(NAMES, theta / SCALE, strict=True):
-        print(f"W_{name} = {w:.5g}")
+    held_out = log_likelihood(theta, nobody, check)[0]
+    print(f"{len(data)} positions; held-out log-likelihood {held_out:.4f}")
+    weights = ", ".join(f"{w:.5g}" for w in theta / SCALE)
+    print(f"WEIGHTS = ({weights})  # {', '.join(FEATURES)}")
     print(f"W_NOBODY = {nobody:.5g}")
     chances, won = [], []
     for x, alive, returns in check:

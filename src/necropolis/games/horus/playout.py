@@ -137,20 +137,42 @@ def rollout_action(s: HorusState, rng: random.Random) -> int:
     return legal[rng.randrange(len(legal))]
 
 
-#: Weights of the position estimate, fitted (see ``estimate_returns``): per point carried,
-#: for being still inside, per step to the nearest exit, per step times the squared
-#: share of blocks down, per card in front, per wound, per share of blocks down and per
-#: its square; and the weight of "nobody wins".
-W_LOAD = 0.09628
-W_INSIDE = 0.63437
-W_STEP = -0.0177
-W_STEP_LATE = -0.0236
-W_CARD = -0.0774
-W_WOUND = -0.31383
-W_FALLEN = -0.00516
-W_FALLEN_SQ = 0.37444
+#: What the position estimate reads of each seat in the game: the points it would carry
+#: out (chests not yet rolled at a die's mean), whether it is still inside, its steps to
+#: the nearest exit, those steps times the squared share of blocks down, its cards in
+#: front, its wounds, the share of blocks down and its square (the last six are 0 for a
+#: seat already out).
+FEATURES = ("load", "inside", "steps", "late steps", "cards", "wounds", "fallen", "fallen²")
+#: Their weights, fitted (see ``estimate_returns``), and the weight of "nobody wins".
+WEIGHTS = (0.09628, 0.63437, -0.0177, -0.0236, -0.0774, -0.31383, -0.00516, 0.37444)
 W_NOBODY = -0.4292
 _EXITS = tuple(cp.ENTRANCES)
+_OUT = (0.0,) * (len(FEATURES) - 1)
+
+
+def seat_features(s: HorusState) -> list[tuple[float, ...] | None]:
+    """Per seat, the :data:`FEATURES` the estimate weighs (None: sealed, crushed or
+    mummified, or not yet in the pyramid)."""
+    f = (cp.NUM_BLOCKS - len(s.box)) / cp.NUM_BLOCKS
+    down = tuple(b + 1 for b in range(cp.NUM_BLOCKS) if s.fallen[b])
+    exits = heuristic.board_distances(down, _EXITS)
+    rows: list[tuple[float, ...] | None] = []
+    for seat in range(s.n):
+        status = s.status[seat]
+        if status != INSIDE and status != ESCAPED:
+            rows.append(None)
+            continue
+        cards = s.hand[seat] + s.bag[seat]
+        chests = sum(1 for t in cards if cp.CARD_KIND[t] == cp.CHEST)
+        load = s.points(seat) + 3.5 * (chests - len(s.chest_rolls[seat]))
+        if status == ESCAPED:
+            rows.append((load, *_OUT))
+            continue
+        steps = min(exits[s.square[seat]], 30) if s.square[seat] >= 0 else 30
+        hand = s.hand[seat]
+        wounds = sum(1 for t in hand if cp.CARD_KIND[t] == cp.WOUND)
+        rows.append((load, 1.0, steps, steps * f * f, len(hand), wounds, f, f * f))
+    return rows
 
 
 def estimate_returns(s: HorusState) -> list[float]:
@@ -170,33 +192,10 @@ def estimate_returns(s: HorusState) -> list[float]:
     risk, then the heuristic's own plan values, were badly calibrated, and searches
     walked into their errors (docs/strength.md).
     """
-    n = s.n
-    fallen = cp.NUM_BLOCKS - len(s.box)
-    f = fallen / cp.NUM_BLOCKS
-    down = tuple(b + 1 for b in range(cp.NUM_BLOCKS) if s.fallen[b])
-    exits = heuristic.board_distances(down, _EXITS)
-    weights = [0.0] * n
     total = math.exp(W_NOBODY)
-    for seat in range(n):
-        status = s.status[seat]
-        if status != INSIDE and status != ESCAPED:
-            continue
-        cards = s.hand[seat] + s.bag[seat]
-        chests = sum(1 for t in cards if cp.CARD_KIND[t] == cp.CHEST)
-        score = W_LOAD * (s.points(seat) + 3.5 * (chests - len(s.chest_rolls[seat])))
-        if status == INSIDE:
-            steps = min(exits[s.square[seat]], 30) if s.square[seat] >= 0 else 30
-            hand = s.hand[seat]
-            wounds = sum(1 for t in hand if cp.CARD_KIND[t] == cp.WOUND)
-            score += (
-                W_INSIDE
-                + W_STEP * steps
-                + W_STEP_LATE * steps * f * f
-                + W_CARD * len(hand)
-                + W_WOUND * wounds
-                + W_FALLEN * f
-                + W_FALLEN_SQ * f * f
-            )
-        weights[seat] = math.exp(score)
-        total += weights[seat]
+    weights = []
+    for x in seat_features(s):
+        w = 0.0 if x is None else math.exp(sum(a * b for a, b in zip(WEIGHTS, x, strict=True)))
+        weights.append(w)
+        total += w
     return [w / total for w in weights]
