@@ -37,28 +37,13 @@ from necropolis.games.horus.codes import (
     D_TURN,
     ESCAPED,
 )
+from necropolis.games.horus.heuristic import board_distances
 from necropolis.games.horus.state import HorusState
 
 
-def _distances(state: HorusState, targets: list[int]) -> list[int]:
-    far = 10**6
-    dist = [far] * cp.NUM_SQUARES
-    frontier = [t for t in targets if not state.blocked(t)]
-    for t in frontier:
-        dist[t] = 0
-    while frontier:
-        nxt = []
-        for sq in frontier:
-            for nb in cp.NEIGHBOURS[sq]:
-                if nb >= 0 and dist[nb] == far and not state.blocked(nb):
-                    dist[nb] = dist[sq] + 1
-                    nxt.append(nb)
-        frontier = nxt
-    return dist
-
-
 def _step_toward(state: HorusState, seat: int, legal: list[int], targets: list[int]) -> int:
-    dist = _distances(state, targets)
+    fallen = tuple(b + 1 for b in range(cp.NUM_BLOCKS) if state.fallen[b])
+    dist = board_distances(fallen, tuple(targets))
     here = state.square[seat]
     best = min(
         (a for a in legal if A_MOVE <= a < A_MOVE + 4),

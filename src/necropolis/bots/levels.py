@@ -56,25 +56,23 @@ class EasyBot:
         return self._heuristic.choose(window, rng)
 
 
-def medium() -> ISMCTSBot:
-    """IS-MCTS with cut-off rollouts, 200 iterations a decision, at most half a second."""
+def _searcher(iterations: int, seconds: float, name: str) -> ISMCTSBot:
+    """The search medium and hard share; only the budget differs."""
     return ISMCTSBot(
-        iterations=MEDIUM_ITERATIONS,
-        seconds=MEDIUM_SECONDS,
+        iterations=iterations,
+        seconds=seconds,
         exploration=HARD_EXPLORATION,
         cutoff=HARD_CUTOFF,
         anchor="game",
-        name="medium",
+        name=name,
     )
+
+
+def medium() -> ISMCTSBot:
+    """IS-MCTS with cut-off rollouts, 200 iterations a decision, at most half a second."""
+    return _searcher(MEDIUM_ITERATIONS, MEDIUM_SECONDS, "medium")
 
 
 def hard() -> ISMCTSBot:
     """IS-MCTS with cut-off rollouts, 1000 iterations a decision, at most 0.9 seconds."""
-    return ISMCTSBot(
-        iterations=HARD_ITERATIONS,
-        seconds=HARD_SECONDS,
-        exploration=HARD_EXPLORATION,
-        cutoff=HARD_CUTOFF,
-        anchor="game",
-        name="hard",
-    )
+    return _searcher(HARD_ITERATIONS, HARD_SECONDS, "hard")

@@ -610,7 +610,7 @@ def _search_worth(me: _Me) -> bool:
 
 def _move_toward(me: _Me, legal: list[int], target: list[int], last: bool) -> int:
     """The legal move that gets closest to ``target``, mummies counted against it."""
-    dist = distances(me.blocked, target)
+    dist = board_distances(me.fallen, tuple(target))
     here = dist[me.square]
     best, best_cost = -1, float("inf")
     for a in legal:
@@ -701,7 +701,7 @@ def _cheapest(me: _Me) -> float:
 
 
 def _rival_near(me: _Me, steps: int) -> bool:
-    dist = distances(me.blocked, [me.square])
+    dist = board_distances(me.fallen, (me.square,))
     return any(
         r["status_id"] == INSIDE and r["square"] is not None and dist[r["square"]] <= steps
         for r in me.rivals

@@ -38,30 +38,10 @@ from necropolis.games.horus.codes import (
 if TYPE_CHECKING:
     from necropolis.games.horus.state import HorusState
 
-_FAR = 10**6
-
-
-def _static_distances(targets: list[int]) -> tuple[int, ...]:
-    """Steps to the nearest target on the board with no block down."""
-    dist = [_FAR] * cp.NUM_SQUARES
-    frontier = list(targets)
-    for t in frontier:
-        dist[t] = 0
-    while frontier:
-        nxt = []
-        for sq in frontier:
-            for nb in cp.NEIGHBOURS[sq]:
-                if nb >= 0 and dist[nb] == _FAR:
-                    dist[nb] = dist[sq] + 1
-                    nxt.append(nb)
-        frontier = nxt
-    return tuple(dist)
-
-
 #: Steps to an exit and to a sarcophagus's square, on the open board (blocks make the
 #: true way longer; the rollout then falls back on a random step).
-EXIT_DIST = _static_distances(list(cp.ENTRANCES))
-SARC_DIST = _static_distances([sq for _, sq in cp.SARCOPHAGI])
+EXIT_DIST = heuristic.board_distances((), tuple(cp.ENTRANCES))
+SARC_DIST = heuristic.board_distances((), tuple(sq for _, sq in cp.SARCOPHAGI))
 _VALUE = tuple(
     3.5 if cp.CARD_KIND[t] == cp.CHEST else float(cp.CARD_VALUE[t]) if cp.DISCARDABLE[t] else 0.0
     for t in range(cp.NUM_CARD_TYPES)
