@@ -22,7 +22,9 @@ from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol, TypeVar
 
+from necropolis.engine import language
 from necropolis.engine.errors import IllegalActionError
+from necropolis.engine.language import ActionInfo, LogEntry, Prompt, SeatScore
 from necropolis.engine.options import Option, OptionValue, players_option, resolve_options
 
 #: ``current_player()`` at a chance node (same value as OpenSpiel's kChancePlayerId).
@@ -63,6 +65,11 @@ class Game(ABC):
     #: trust the search alone). For games whose position estimate a short search can
     #: exploit; see :class:`~necropolis.bots.ismcts.ISMCTSBot`.
     search_anchor: ClassVar[float | None] = None
+    #: One paragraph for the lobby: what the game is and how it feels to play.
+    description: ClassVar[str] = ""
+    #: The English template of every message kind the game's log entries, prompts, action
+    #: descriptors and score parts use (see :mod:`necropolis.engine.language`).
+    messages: ClassVar[Mapping[str, str]] = {}
 
     def __init__(self, **options: Any) -> None:
         self.options: dict[str, OptionValue] = resolve_options(
@@ -118,6 +125,33 @@ class Game(ABC):
         It decides from a :class:`~necropolis.engine.seat.SeatWindow`, as every bot does.
         """
         return None
+
+    def board_layout(self) -> dict[str, Any]:
+        """The board's fixed geometry, from the game's data file, for drawing it.
+
+        JSON-ready; what it holds is the game's own (documented in its rules document).
+        The web table draws the board from it, so a corrected data file redraws it.
+        """
+        return {}
+
+    def rules_summary(self, language: str = "en") -> str:
+        """The game's rules in a few screens of Markdown, in ``language`` where written.
+
+        Read from ``rules.<language>.md`` beside the game's module, else ``rules.en.md``.
+        """
+        from importlib import resources
+
+        package = type(self).__module__.rsplit(".", 1)[0]
+        folder = resources.files(package)
+        for name in (f"rules.{language}.md", "rules.en.md"):
+            page = folder / name
+            if page.is_file():
+                return page.read_text(encoding="utf-8")
+        return f"# {self.title}\n\nNo rules summary has been written for this game yet.\n"
+
+    def message(self, kind: str, params: Mapping[str, Any], viewer: int | None) -> str:
+        """The English text of the message ``kind`` with ``params``, written for ``viewer``."""
+        return language.message(self.messages, kind, params, viewer)
 
     def render_view(self, view: View) -> str:
         """Text for a terminal showing ``view``; games override with a readable board."""
@@ -263,6 +297,84 @@ class State(ABC):
             return sample_chance(self, rng)
         actions = self.legal_actions()
         return actions[rng.randrange(len(actions))]
+
+    # --- the table language -----------------------------------------------------------
+
+    def narrate(self, before: State, action: int, viewer: int | None) -> list[LogEntry]:
+        """The log entries that ``action``, applied to ``before`` to give this state, makes
+        for ``viewer`` (a seat, or None for a spectator): one per event, each only as much
+        as ``viewer`` may know.
+
+        The default is one entry per action from :meth:`describe_action`; games override
+        it with their events.
+        """
+        seat = before.current_player()
+        kind = "chance" if seat == CHANCE else "action"
+        params = {"description": before.describe_action(action, viewer)}
+        return [self.entry(before.move_number(), kind, seat if seat >= 0 else None, params, viewer)]
+
+    def entry(
+        self, index: int, kind: str, seat: int | None, params: dict[str, Any], viewer: int | None
+    ) -> LogEntry:
+        """A log entry with its English text (``seat`` is the acting seat, or None)."""
+        text = self.game.message(kind, {"seat": seat, **params}, viewer)
+        return {"index": index, "kind": kind, "seat": seat, "params": params, "text": text}
+
+    def log(self, seat: int | None) -> list[LogEntry]:
+        """The match so far as ``seat`` may know it (None: a spectator), event by event.
+
+        Computed on demand by replaying the history, so that playouts never pay for it;
+        a live table narrates each new action once with :meth:`narrate` instead.
+        """
+        state = self.game.new_initial_state()
+        entries: list[LogEntry] = []
+        for action in self._history:
+            before = state.clone()
+            state.apply_action(action)
+            entries.extend(state.narrate(before, action, seat))
+        return entries
+
+    def prompt(self, seat: int | None) -> Prompt | None:
+        """What ``seat`` is asked now, and why; None when it is asked nothing."""
+        if seat is None or seat not in self.acting_seats():
+            return None
+        kind = "choose_action"
+        return {"kind": kind, "params": {}, "text": self.game.message(kind, {}, seat)}
+
+    def action_info(self, action: int) -> ActionInfo:
+        """The descriptor of a legal decision: its kind, parameters and board targets.
+
+        Called only for an action legal now, for the seat that may take it (the only one
+        it is shown to), so it may say what that seat knows of the consequence.
+        """
+        params = {"description": self.action_to_string(action)}
+        seat = self.current_player()
+        text = self.game.message("do", params, seat if seat >= 0 else None)
+        return {"action": action, "kind": "do", "params": params, "targets": [], "text": text}
+
+    def score_breakdown(self) -> list[SeatScore]:
+        """Per seat, named parts that add up exactly to its score.
+
+        During play only what is public; everything once the match is over, when each
+        ``total`` equals :meth:`scores`. The default is a single part per seat.
+        """
+        scores = self.scores()
+        return [
+            {
+                "seat": seat,
+                "parts": [
+                    {
+                        "kind": "score",
+                        "params": {"points": points},
+                        "points": points,
+                        "text": self.game.message("score", {"points": points}, seat),
+                    }
+                ],
+                "total": points,
+                "tiebreak": [],
+            }
+            for seat, points in enumerate(scores)
+        ]
 
     # --- outcome ----------------------------------------------------------------------
 

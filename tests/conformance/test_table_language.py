@@ -1,0 +1,106 @@
+"""Every game's table language, under random play: log entries, prompts, descriptors and
+score breakdowns are well formed, keyed by declared kinds, and add up to the scores.
+
+Rule-specific assertions (which events a rulebook example produces) live in each game's
+own tests; this file holds what every game owes the server and the web table.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from necropolis.engine import CHANCE, sample_chance
+from necropolis.engine.language import KERNEL_MESSAGES, template_fields
+from necropolis.engine.protocol import State
+from necropolis.games import game_ids, load_game
+
+GAMES = [g for g in game_ids()]
+DOC = Path(__file__).resolve().parents[2] / "docs" / "table-language.md"
+
+
+def _kinds(game_id: str) -> dict[str, str]:
+    return {**KERNEL_MESSAGES, **load_game(game_id).messages}
+
+
+def _random_match(game_id: str, players: int, seed: int, steps: int = 100_000) -> State:
+    state = load_game(game_id, players=players).new_initial_state()
+    rng = random.Random(seed)
+    for _ in range(steps):
+        if state.is_terminal():
+            break
+        if state.current_player() == CHANCE:
+            state.apply_action(sample_chance(state, rng))
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+    return state
+
+
+def _check_keyed(item: dict[str, Any], kinds: dict[str, str]) -> None:
+    assert item["kind"] in kinds, f"undeclared kind {item['kind']!r}"
+    assert isinstance(item["params"], dict)
+    assert isinstance(item["text"], str) and item["text"]
+    json.dumps(item)  # JSON-ready
+    missing = template_fields(kinds[item["kind"]]) - set(item["params"]) - {"seat"}
+    assert not missing, f"{item['kind']}: parameters {missing} missing"
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_every_kind_is_documented(game_id: str) -> None:
+    text = DOC.read_text(encoding="utf-8")
+    for kind in load_game(game_id).messages:
+        assert f"`{kind}`" in text, f"{game_id}: kind {kind!r} is not in docs/table-language.md"
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_language_is_well_formed_through_random_matches(game_id: str) -> None:
+    kinds = _kinds(game_id)
+    cls = load_game(game_id)
+    for seed in range(3):
+        players = cls.min_players + seed % (cls.max_players - cls.min_players + 1)
+        state = load_game(game_id, players=players).new_initial_state()
+        rng = random.Random(seed)
+        seen = 0
+        while not state.is_terminal():
+            for seat in [*range(players), None]:
+                prompt = state.prompt(seat)
+                if prompt is not None:
+                    _check_keyed(prompt, kinds)
+            if state.current_player() == CHANCE:
+                action = sample_chance(state, rng)
+            else:
+                actions = [a for s in state.acting_seats() for a in state.legal_actions(s)]
+                for a in actions[:40]:
+                    info = state.action_info(a)
+                    _check_keyed(info, kinds)
+                    assert info["action"] == a
+                    assert all(isinstance(t, str) and ":" in t for t in info["targets"])
+                action = rng.choice(actions)
+            before = state.clone()
+            state.apply_action(action)
+            for seat in [*range(players), None]:
+                for entry in state.narrate(before, action, seat):
+                    _check_keyed(entry, kinds)
+                    assert entry["index"] == before.move_number()
+            seen += 1
+        assert seen > 0
+        log = state.log(0)
+        assert [e["index"] for e in log] == sorted(e["index"] for e in log)
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_breakdowns_add_up_to_the_scores(game_id: str) -> None:
+    cls = load_game(game_id)
+    for seed in range(1000):
+        players = cls.min_players + seed % (cls.max_players - cls.min_players + 1)
+        state = _random_match(game_id, players, seed)
+        breakdown = state.score_breakdown()
+        assert [b["seat"] for b in breakdown] == list(range(players))
+        for seat, score in enumerate(state.scores()):
+            parts = breakdown[seat]["parts"]
+            assert sum(p["points"] for p in parts) == pytest.approx(breakdown[seat]["total"])
+            assert breakdown[seat]["total"] == pytest.approx(score)
