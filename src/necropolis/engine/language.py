@@ -47,6 +47,17 @@ KERNEL_MESSAGES: Mapping[str, str] = {
     "score": "Score: {points}",
 }
 
+#: A colour per seat, the same for a seat in every game and on every screen (terminal and
+#: web): the Okabe–Ito palette, chosen so that colour-blind players can tell seats apart.
+SEAT_COLOURS: tuple[tuple[str, str], ...] = (
+    ("orange", "#E69F00"),
+    ("sky blue", "#56B4E9"),
+    ("green", "#009E73"),
+    ("vermilion", "#D55E00"),
+    ("blue", "#0072B2"),
+    ("purple", "#CC79A7"),
+)
+
 _FIELD = re.compile(r"\{([a-z_][a-z0-9_]*)(?:\|([^|{}]*)\|([^|{}]*))?\}")
 
 
