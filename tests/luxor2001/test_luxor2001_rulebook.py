@@ -235,6 +235,11 @@ def test_two_and_two_place_one_open_then_place_the_second() -> None:
     assert state.scarab_supply == 15
     assert state.stack[CAMEL] == 2 and len(state.held[0]) == 1
     assert state.phase == rules.DRAW
+    # The breakdown during play: the sarcophagus shows its eye only, worth 0 until the end.
+    parts = state.score_breakdown()[0]["parts"]
+    assert [(p["kind"], p["params"], p["points"]) for p in parts] == [
+        ("part_sarcophagi_closed", {"count": 1, "eyes": [1]}, 0)
+    ]
 
 
 def test_no_more_than_two_scarabs_at_one_pillar_per_insertion() -> None:
