@@ -464,7 +464,7 @@ def test_the_terminal_board_fits_64_by_20_for_every_view() -> None:
     for players, seed, options in matches():
         game = new_state(players, **options).game
         for k, (state, _) in enumerate(steps(players, seed, **options)):
-            if k % 3:
+            if k % 7:  # every seventh position keeps the test quick
                 continue
             for seat in [*range(players), None]:
                 _fits(game.render_view(state.view(seat)))
