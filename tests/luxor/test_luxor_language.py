@@ -510,3 +510,44 @@ def test_texts_hold_no_internal_names() -> None:
     for text in texts:
         assert "_" not in text and "None" not in text and "True" not in text, text
         assert "{" not in text and "seat " not in text.lower(), text
+
+
+# --- the terminal board -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_the_terminal_board_fits_64_columns_and_20_lines(players: int) -> None:
+    from rich.text import Text
+
+    game = GAME(players=players)
+    for seed in range(3):
+        st = game.new_initial_state()
+        rng = random.Random(seed)
+        while True:
+            for seat in [*range(players), None]:
+                board = game.render_view(st.view(seat))
+                lines = board.split("\n")
+                assert len(lines) <= 20
+                for line in lines:
+                    assert Text.from_markup(line).cell_len <= 64, line
+            if st.is_terminal():
+                break
+            random_playout(st, rng, limit=5)
+
+
+def test_the_terminal_board_draws_the_spiral_and_names_seats() -> None:
+    from rich.text import Text
+
+    st = start(players=3, osiris=(3, 2, 1, 4))
+    put_adventurers(st, 1, {0: 1, 7: 1})
+    plain = Text.from_markup(GAME(players=3).render_view(st.view(1))).plain
+    lines = plain.split("\n")
+    # Two lines of supplies, then five rows of cells, two lines each. The bottom row
+    # starts with the stairs, where seat 1 (the second digit) has one adventurer left; the
+    # middle row runs 40, 41 into the chamber at the centre, the sarcophagi beside it.
+    assert lines[10].startswith("Stairs") and lines[11].startswith(" 212 ")
+    middle = lines[6]
+    assert middle[14:16] == "40" and middle[21:23] == "41"
+    assert middle[28:34] == "Tomb13" and middle[35:40] == "Sarc5"
+    assert " 9Os+3" in plain and "Tomb13" in plain and "Sarc5" in plain
+    assert "\u25cf you" in plain and "\u25cf Player 1" in plain and "\u25cf Player 3" in plain
