@@ -551,3 +551,13 @@ def test_the_terminal_board_draws_the_spiral_and_names_seats() -> None:
     assert middle[28:34] == "Tomb13" and middle[35:40] == "Sarc5"
     assert " 9Os+3" in plain and "Tomb13" in plain and "Sarc5" in plain
     assert "\u25cf you" in plain and "\u25cf Player 1" in plain and "\u25cf Player 3" in plain
+
+
+def test_description_and_rules_summaries() -> None:
+    game = GAME()
+    assert "burial chamber" in game.description
+    english = game.rules_summary("en")
+    assert english.startswith("# Luxor") and "## Final scoring" in english
+    dutch = game.rules_summary("nl")
+    assert dutch.startswith("# Luxor") and "## Eindtelling" in dutch
+    assert game.rules_summary("it") == english  # no Italian page yet: the English one
