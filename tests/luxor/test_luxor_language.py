@@ -189,6 +189,13 @@ def test_the_first_turn_of_the_rulebook_example_in_entries() -> None:
     # Page 4/5: Ani plays the "3" on the far right and moves from the stairs 3 tiles; the
     # treasure on field 4 needs one adventurer, a cobra tile turns up, then she draws.
     st = start(hands=[(ONE, TWO, FIVE, FOUR, THREE), (ONE, TWO, THREE, FOUR, FIVE)])
+    # Both adventurers stand on the stairs: each end card allows exactly one move.
+    info = st.action_info(rules.PLAY_RIGHT)
+    assert info["kind"] == "play_card_move" and info["targets"] == ["hand:4", "field:4"]
+    assert info["text"] == (
+        'Play "3" from the right end: the only move it allows takes the adventurer on the'
+        " stairs to field 4 (vase)"
+    )
     entries = _step(st, rules.PLAY_RIGHT)
     assert [(e["kind"], e["params"]) for e in entries] == [
         ("card_played", {"card": "three", "end": "right"}),
