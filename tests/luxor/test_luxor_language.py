@@ -568,3 +568,71 @@ def test_description_and_rules_summaries() -> None:
     dutch = game.rules_summary("nl")
     assert dutch.startswith("# Luxor") and "## Eindtelling" in dutch
     assert game.rules_summary("it") == english  # no Italian page yet: the English one
+
+
+def test_no_move_possible_is_prompted_described_and_told() -> None:
+    # Page 4 (the rare case): neither end card allows a move; one is played anyway.
+    st = start()
+    put_adventurers(st, 0, {40: 2})
+    st.key_supply -= 1
+    st.keys[0] = 1
+    put_hand(st, 0, [THREE, ONE, ONE, ONE, FIVE], [deck_origin(st)] * 5)
+    p = st.prompt(0)
+    assert p is not None and p["kind"] == "prompt_play_idle"
+    info = st.action_info(rules.PLAY_RIGHT)
+    assert info["kind"] == "play_card_idle" and info["text"] == (
+        'Play "5" from the right end without moving'
+    )
+    assert [e["kind"] for e in _step(st, rules.PLAY_RIGHT)] == ["card_played_idle"]
+
+
+def test_a_roll_that_no_adventurer_can_use() -> None:
+    st = start()
+    put_adventurers(st, 0, {40: 1, 41: 1})  # no key: the chamber is closed to them
+    put_hand(st, 0, [DIE, ONE, ONE, ONE, ONE], [deck_origin(st)] * 5)
+    _step(st, rules.PLAY_LEFT)  # a 1 would move the one on field 40
+    entries = _step(st, 1)  # a 2 overshoots or needs a key
+    assert [e["kind"] for e in entries] == ["die_rolled", "roll_wasted"]
+    assert entries[1]["text"] == "You could not move 2 tiles with any adventurer"
+
+
+def _ending_draw(keys0: int, sarcophagus1: bool) -> list[dict[str, Any]]:
+    """Seat 1's draw ends the last round of a prepared position; its entries for seat 0."""
+    st = start()
+    put_adventurers(st, 0, {0: 2})
+    put_adventurers(st, 1, {0: 2})
+    st.key_supply -= keys0
+    st.keys[0] = keys0
+    if sarcophagus1:
+        st.sarcophagi = [1, -1]
+    st.ending = True
+    st.seat = 1
+    st.phase = rules.P_DRAW
+    return _step(st, ONE)
+
+
+def test_a_tie_goes_to_the_more_valuable_sarcophagus() -> None:
+    # Page 7: five keys (5 points) against the 5-point sarcophagus: the sarcophagus wins.
+    entries = _ending_draw(5, True)
+    assert [e["kind"] for e in entries] == [
+        "card_drawn_hidden",
+        "match_over",
+        "final_score",
+        "final_score",
+        "winner_tiebreak",
+    ]
+    assert entries[-1]["seat"] == 1
+    assert entries[-1]["text"] == (
+        "Player 2 won with 5 points, the tie broken by the sarcophagus worth 5"
+    )
+    assert entries[2]["text"] == (
+        "You scored 5 points in all: 0 for treasures during play, 0 for the adventurers'"
+        " places, 0 for sarcophagi, 5 for keys, 0 for sets and 0 for scarabs"
+    )
+
+
+def test_tied_seats_without_a_sarcophagus_share_the_win() -> None:
+    entries = _ending_draw(0, False)
+    shared = [e for e in entries if e["kind"] == "shared_win"]
+    assert [e["seat"] for e in shared] == [0, 1]
+    assert shared[0]["text"] == "You shared the win with 0 points"

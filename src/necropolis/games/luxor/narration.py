@@ -304,6 +304,15 @@ def tile_id(code: int, field: int) -> str:
 # --- narration ----------------------------------------------------------------------------
 
 
+#: Phases in which a temple tile's gift is still to come (a choice or a hidden draw).
+_CHOICE_OR_DRAW = (
+    rules.P_HORUS_LEVEL,
+    rules.P_HORUS_DRAW,
+    rules.P_SCARAB_OR_WILD,
+    rules.P_SCARAB_DRAW,
+)
+
+
 class _Story:
     """The entries of one action, built while retracing the turn step from ``before``."""
 
@@ -398,10 +407,7 @@ class _Story:
                     self.add("tunnel_end", seat, field=field)
             elif a.wilds[seat] > b.wilds[seat]:
                 self.add("wild_taken", seat)
-            elif a.phase not in (rules.P_HORUS_LEVEL, rules.P_HORUS_DRAW) and a.phase not in (
-                rules.P_SCARAB_OR_WILD,
-                rules.P_SCARAB_DRAW,
-            ):
+            elif a.phase not in _CHOICE_OR_DRAW:
                 self.add("nothing_left", seat)
 
     def keys_gained(self, seat: int) -> bool:
