@@ -24,6 +24,7 @@ from necropolis.games.luxor.components import (
     ANUBIS_AFTER,
     BURIAL_CHAMBER,
     DIE,
+    DIE_RANGE,
     FIELD_POINTS,
     FIELD_SYMBOL,
     FIVE,
@@ -36,6 +37,7 @@ from necropolis.games.luxor.components import (
     OSIRIS_BASE,
     OSIRIS_FIELDS,
     PLUS_MINUS_ONE,
+    RANGE_3,
     SCARAB,
     TEMPLE_BASE,
     TEMPLE_NAMES,
@@ -636,3 +638,18 @@ def test_tied_seats_without_a_sarcophagus_share_the_win() -> None:
     shared = [e for e in entries if e["kind"] == "shared_win"]
     assert [e["seat"] for e in shared] == [0, 1]
     assert shared[0]["text"] == "You shared the win with 0 points"
+
+
+def test_range_cards_prompt_for_up_to_their_reach() -> None:
+    # Page 8: Jan's "1-3" and his "1-die" after a roll of 2.
+    st = start()
+    put_adventurers(st, 0, {0: 1, 14: 1})
+    put_hand(st, 0, [RANGE_3, ONE, ONE, ONE, DIE_RANGE], [0, *[deck_origin(st)] * 3, 1])
+    st.apply_action(rules.PLAY_LEFT)
+    p = st.prompt(0)
+    assert p is not None and p["text"] == "Choose the adventurer to move 1 to 3 tiles"
+    st.apply_action(rules.MOVE_FROM + 14)
+    p = st.prompt(0)
+    assert (
+        p is not None and p["text"] == 'Choose how far the adventurer on field 14 goes with "1-3"'
+    )

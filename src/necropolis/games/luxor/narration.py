@@ -37,6 +37,7 @@ from necropolis.games.luxor.components import (
     MODE_DIE_RANGE,
     MODE_FIXED,
     MODE_LAST,
+    MODE_RANGE,
     NUM_FIELDS,
     NUM_STATUES,
     NUM_VARIANTS,
@@ -194,6 +195,7 @@ MESSAGES: Mapping[str, str] = {
     "prompt_play_idle": "No card at either end allows a move: play one of them without moving",
     "prompt_adventurer": 'Choose the adventurer to move with "{card}"',
     "prompt_adventurer_steps": "Choose the adventurer to move {steps|# tile|# tiles}",
+    "prompt_adventurer_upto": "Choose the adventurer to move 1 to {most} tiles",
     "prompt_distance": 'Choose how far the adventurer on {origin} goes with "{card}"',
     "prompt_tile_action": "Choose the one tile whose action you carry out",
     "prompt_horus_tile": "Take a key or the top Horus card of {level|# eye|# eyes}",
@@ -640,6 +642,10 @@ def prompt(st: LuxorState, seat: int | None) -> Prompt | None:
             return _prompt(st, "prompt_adventurer_steps", seat, steps=CARD_REACH[st.card])
         if mode == MODE_DIE:
             return _prompt(st, "prompt_adventurer_steps", seat, steps=st.roll)
+        if mode == MODE_DIE_RANGE and st.roll > 1:
+            return _prompt(st, "prompt_adventurer_upto", seat, most=st.roll)
+        if mode == MODE_RANGE and st.card != ONE_FEWER:
+            return _prompt(st, "prompt_adventurer_upto", seat, most=CARD_REACH[st.card])
         return _prompt(st, "prompt_adventurer", seat, card=card_id(st.card))
     if phase == rules.P_DIST:
         return _prompt(st, "prompt_distance", seat, origin=st.from_field, card=card_id(st.card))
