@@ -287,6 +287,30 @@ def test_declining_a_swap_with_none_left_still_places_the_scarab() -> None:
     assert state.scarabs[CAMEL] == 1
 
 
+def test_a_same_facing_pair_at_a_free_pillar_keeps_its_scarab_with_none_left() -> None:
+    # Rulebook 002, "2. Entrambi gli animali guardano nella stessa direzione": at a free
+    # pillar the mover places a researcher, and "anche questa volta" takes a scarab for
+    # that pillar, with no condition attached. With every researcher already out, staying
+    # put would forfeit that scarab (a scarab stands only where a researcher does), so the
+    # mover must bring one of their own researchers over, and the scarab follows it.
+    same_camel = card_of("camel", "ibis")  # camel→ over ibis←
+    state = started(2, [[CAMEL_R_SNAKE, same_camel, FILLERS[0]], OTHER_HAND])
+    for animal in ("mule", "snake", "hippopotamus", "ibis", "crocodile"):
+        station(state, animal, 0)
+    insert(state, CAMEL_R_SNAKE, 1)
+    draw_filler(state)
+    insert(state, FILLERS[1], 5)
+    draw_filler(state)
+    insert(state, same_camel, 2)
+    assert state.phase == rules.RELOCATE and state.occupant[CAMEL] == -1
+    names = ["mule", "snake", "hippopotamus", "ibis", "crocodile"]
+    assert state.legal_actions() == [RELOCATE_BASE + A[x] for x in names]
+    assert STAY not in state.legal_actions()
+    state.apply_action(RELOCATE_BASE + A["ibis"])
+    assert state.occupant[CAMEL] == 0 and state.occupant[A["ibis"]] == -1
+    assert state.scarabs[CAMEL] == 1
+
+
 def test_player_chooses_the_order_of_pairs_when_it_matters() -> None:
     # A camel pair of each kind at a free pillar: scoring the same-facing pair first
     # gives a researcher and two scarabs; the other order a researcher and one scarab.
