@@ -193,11 +193,12 @@ def test_the_first_turn_of_the_rulebook_example_in_entries() -> None:
     st = start(hands=[(ONE, TWO, FIVE, FOUR, THREE), (ONE, TWO, THREE, FOUR, FIVE)])
     # Both adventurers stand on the stairs: each end card allows exactly one move.
     info = st.action_info(rules.PLAY_RIGHT)
-    assert info["kind"] == "play_card_move" and info["targets"] == ["hand:4", "field:4"]
+    assert info["kind"] == "play_card_move" and info["targets"] == ["hand:4"]
     assert info["text"] == (
         'Play "3" from the right end: the only move it allows takes the adventurer on the'
         " stairs to field 4 (vase)"
     )
+    assert info["params"]["landing"] == info["params"]["field"] == 4
     entries = _step(st, rules.PLAY_RIGHT)
     assert [(e["kind"], e["params"]) for e in entries] == [
         ("card_played", {"card": "three", "end": "right"}),
@@ -653,3 +654,15 @@ def test_range_cards_prompt_for_up_to_their_reach() -> None:
     assert (
         p is not None and p["text"] == 'Choose how far the adventurer on field 14 goes with "1-3"'
     )
+
+
+def test_a_descriptor_of_an_action_not_legal_now_is_refused_clearly() -> None:
+    from necropolis.engine.errors import IllegalActionError
+
+    st = GAME().new_initial_state()
+    with pytest.raises(IllegalActionError, match="not a decision legal now"):
+        st.action_info(0)  # the deal is a chance event
+    st = start()
+    with pytest.raises(IllegalActionError, match="not a decision legal now"):
+        st.action_info(rules.TAKE_KEY)
+    assert st.action_info(rules.PLAY_LEFT)["kind"] == "play_card_move"

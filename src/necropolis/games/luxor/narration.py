@@ -16,6 +16,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from necropolis.engine import language
+from necropolis.engine.errors import IllegalActionError
 from necropolis.engine.language import ActionInfo, LogEntry, Prompt, SeatScore
 from necropolis.games.luxor import rules, scoring
 from necropolis.games.luxor.components import (
@@ -713,6 +714,8 @@ def _forced_move(st: LuxorState, seat: int, kind: int) -> tuple[int, int] | None
 
 def action_info(st: LuxorState, action: int) -> ActionInfo:
     """The descriptor of a legal decision of the seat to move, with its board targets."""
+    if st.current_player() < 0 or not st.is_legal(action):
+        raise IllegalActionError(action, f"luxor: action {action} is not a decision legal now")
     seat = st.seat
     phase = st.phase
     if phase == rules.P_PLAY:
@@ -738,8 +741,8 @@ def action_info(st: LuxorState, action: int) -> ActionInfo:
             field=where["field"],
             tile=tile_id(code, where["field"]),
         )
-        targets = [f"hand:{index}", f"field:{where['landing']}"]
-        return _info(st, action, "play_card_move", params, targets)
+        # One click plays the card; the board may preview the landing from the params.
+        return _info(st, action, "play_card_move", params, [f"hand:{index}"])
     if phase == rules.P_FIELD:
         src = action - rules.MOVE_FROM
         options = rules.distance_options(st, seat, src)
