@@ -18,9 +18,9 @@ from tests.horus.helpers import (
     end_turns,
     keep_all,
     roll,
+    said,
     square,
     start,
-    said,
     told,
 )
 
