@@ -79,7 +79,7 @@ MESSAGES: dict[str, str] = {
     "chose_adventurer": "{seat} chose {adventurer} ({ability}) and entered at the {entrance}"
     " entrance",
     "round_began": "Round {round} began with {keeper_seat} as the Dice Keeper",
-    "level_set": "{seat} kept the other cards: wound and load level {level}",
+    "level_set": "{seat} settled on wound and load level {level}",
     "stamina_used": "{seat} used Stamina: wound and load level {level}",
     "action_die": "The {colour} action die showed {value}",
     "die_cursed": "{seat} ignored the {colour} die (curse of the {god} Idol)",
