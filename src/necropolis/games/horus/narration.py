@@ -102,6 +102,7 @@ MESSAGES: dict[str, str] = {
     "crowbar": "{seat} forced the lock with a Crowbar",
     "lockpicking": "{seat} used Lockpicking on the lock",
     "lock_opened": "{seat} opened the lock of the {god} alcove",
+    "lock_held": "The lock of the {god} alcove held: no action left for {seat} to roll again",
     "took_idol": "{seat} took the {god} Idol",
     "cursed": "From now on the {colour} die gives {seat} no action (curse of the {god} Idol)",
     "shot": "{seat} shot {mummy}, who lies on the floor until the mummies next move",
@@ -525,9 +526,11 @@ def _consequences(
             taker = b.node_seat
             taken[taker] = t
             log.add("took_treasure", seat=taker, god=_sarc_god(k), sarcophagus=k, card=card_term(t))
-    # a lock opened (the idol may wait for room to be made)
+    # a lock opened (the idol may wait for room to be made), or held for want of actions
     if b.lock_god >= 0 and b.alcove_idol[b.lock_god] and not a.alcove_idol[b.lock_god]:
         log.add("lock_opened", seat=b.order[b.turn_i], god=_GOD_TERMS[b.lock_god])
+    elif b.lock_god >= 0 and a.lock_god < 0 and b.node == C_LOCK_DIE:
+        log.add("lock_held", seat=b.order[b.turn_i], god=_GOD_TERMS[b.lock_god])
     # cards reaching each seat: idols and wounds (other cards were told as found or taken)
     for seat in range(b.n):
         gained = Counter(a.hand[seat]) + Counter(a.bag[seat])
