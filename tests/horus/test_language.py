@@ -471,7 +471,7 @@ def test_the_terminal_board_fits_64_by_20_for_every_view(players: int) -> None:
         state = game.new_initial_state()
         step = 0
         while True:
-            if step % 5 == 0 or state.is_terminal():
+            if step % 17 == 0 or state.is_terminal():
                 for viewer in [*range(players), None]:
                     screen = game.render_view(state.view(viewer))
                     lines = screen.split("\n")
