@@ -97,26 +97,33 @@ class Menu:
         ]
 
     def _stable_numbers(self, group: Choice, labels: list[str]) -> list[int]:
-        """Each decision's second-target number, when every label shows it; else 1, 2, …"""
+        """Each decision numbered as its text numbers its second target ("shaft 3" is 3),
+        when every label shows that number after the target's type; else 1, 2, …"""
         by_action = {d["action"]: list(d.get("targets") or []) for d in self.descriptors}
+        sequential = list(range(1, len(labels) + 1))
+        kinds: set[str] = set()
         ids: list[int] = []
         for action in group.actions:
             targets = by_action[action]
             if len(targets) < 2:
-                return list(range(1, len(labels) + 1))
-            _, _, ident = str(targets[1]).partition(":")
+                return sequential
+            kind, _, ident = str(targets[1]).partition(":")
             if not ident.isdigit():
-                return list(range(1, len(labels) + 1))
+                return sequential
+            kinds.add(kind)
             ids.append(int(ident))
-        if len(set(ids)) == len(ids):
-            for offset in (0, 1):
-                numbers = [i + offset for i in ids]
-                if all(n > 0 for n in numbers) and all(
-                    re.search(rf"(?<!\d){n}(?!\d)", label)
-                    for n, label in zip(numbers, labels, strict=True)
-                ):
-                    return numbers
-        return list(range(1, len(labels) + 1))
+        if len(kinds) != 1 or len(set(ids)) != len(ids):
+            return sequential
+        (kind,) = kinds
+        # Ids may count from 0 where the board counts from 1: the texts tell which.
+        for offset in (0, 1):
+            numbers = [i + offset for i in ids]
+            if all(n > 0 for n in numbers) and all(
+                re.search(rf"\b{re.escape(kind)}\s+{n}(?!\d)", label, re.IGNORECASE)
+                for n, label in zip(numbers, labels, strict=True)
+            ):
+                return numbers
+        return sequential
 
     def answer(self, text: str, group: Choice | None) -> Answer:
         """What ``text`` asks for, at the first step (``group`` None) or inside ``group``."""

@@ -39,6 +39,8 @@ from necropolis.engine.language import SEAT_COLOURS, LogEntry, SeatScore
 
 #: The fewest columns the log panel gets beside the board; narrower, it goes below.
 LOG_MIN_WIDTH = 30
+#: The fewest lines of choices shown before the board is cut to make room.
+CHOICE_ROWS = 4
 #: The fewest lines the log panel shows below the board when it cannot stand beside it.
 LOG_MIN_LINES = 4
 
@@ -210,7 +212,7 @@ def _choice_cells(screen: Screen, width: int) -> tuple[list[Text], int, int]:
         if choice.is_group:
             cell.append(" ›", style="cyan")
         cells.append(cell)
-    widest = max((c.cell_len for c in cells), default=0) + 3
+    widest = max((c.cell_len for c in cells), default=0) + 2
     columns = max(1, min(4, width // max(widest, 1)))
     return cells, columns, max(1, width // columns)
 
@@ -270,8 +272,11 @@ def compose(console: Console, screen: Screen, width: int, height: int | None) ->
         top = top_wanted
         height = fixed + top + rows
     else:
-        top_least = min(top_wanted, max(5, height - fixed - 2))
-        rows = max(0, min(wanted_rows, height - fixed - top_least))
+        # The choices get what the board leaves, and at least CHOICE_ROWS lines (a board
+        # taller than the screen is cut at the bottom rather than the choices).
+        least = min(wanted_rows, CHOICE_ROWS)
+        rows = max(least, min(wanted_rows, height - fixed - top_wanted))
+        rows = max(0, min(rows, height - fixed - 5))
         top = height - fixed - rows
 
     per_page = rows * columns
@@ -282,7 +287,7 @@ def compose(console: Console, screen: Screen, width: int, height: int | None) ->
         pages = math.ceil(len(cells) / per_page)
         page = screen.page % pages
         shown = cells[page * per_page : (page + 1) * per_page]
-        shown.append(Text(f"more: page {(page + 1) % pages + 1} of {pages}", style="cyan"))
+        shown.append(Text(f"   more › page {(page + 1) % pages + 1} of {pages}", style="cyan"))
     rows = math.ceil(len(shown) / columns) if shown else 0
 
     board_panel = Panel(screen.board, title="board", title_align="left", padding=(0, 1))
