@@ -40,6 +40,8 @@ class Tty:
         self.screen.set_mode(pyte.modes.LNM)
         self.stream = pyte.ByteStream(self.screen)
         self.raw = b""
+        #: Where the output stood when the last line was sent.
+        self.sent_at = 0
         if command is None:
             self.child = pexpect.spawn(
                 NECROPOLIS, args, cwd=str(cwd), env=env, dimensions=(lines, columns)
@@ -51,27 +53,30 @@ class Tty:
 
     # --- reading --------------------------------------------------------------------
 
-    def pump(self, seconds: float = 0.05) -> bool:
-        """Feed what the program wrote to the emulator; False once it has exited."""
+    def pump(self, seconds: float = 0.05) -> tuple[bool, bool]:
+        """Feed what the program wrote to the emulator: (still running, anything read)."""
         try:
             data = self.child.read_nonblocking(65536, timeout=seconds)
         except pexpect.TIMEOUT:
-            return True
+            return True, False
         except pexpect.EOF:
-            return False
+            return False, False
         self.raw += data
         self.stream.feed(data)
-        return True
+        return True, True
 
     def until(self, condition: Callable[[], bool], what: str, timeout: float = TIMEOUT) -> None:
-        """Read until ``condition`` holds of the screen (and the program is quiet)."""
+        """Read until ``condition`` holds of the screen and the program has gone quiet."""
         end = time.monotonic() + timeout
         while time.monotonic() < end:
-            alive = self.pump()
+            alive, _ = self.pump()
             if condition():
-                # Let a screen that is still being drawn finish.
-                while self.pump(0.15) and self.child.before is not None:
-                    break
+                # A screen still being drawn may satisfy the condition halfway: wait for
+                # a pause in the output, then look again.
+                while True:
+                    alive, read = self.pump(0.2)
+                    if not read:
+                        break
                 if condition():
                     return
             if not alive:
@@ -92,9 +97,14 @@ class Tty:
         return "\n".join(lines)
 
     def at_input(self) -> bool:
-        """The table waits for an answer: the input line "> " at the bottom, cursor after it."""
+        """The table waits for an answer: the input line "> " at the bottom, cursor after it,
+        on a screen drawn since the last line was sent (each drawing starts at home)."""
         bottom = self.display()[-1]
-        return bottom.startswith("> ") and self.screen.cursor.y == self.screen.lines - 1
+        return (
+            bottom.startswith("> ")
+            and self.screen.cursor.y == self.screen.lines - 1
+            and b"\x1b[H" in self.raw[self.sent_at :]
+        )
 
     def wait_input(self, timeout: float = TIMEOUT) -> None:
         self.until(self.at_input, "the input line", timeout)
@@ -105,14 +115,20 @@ class Tty:
     # --- writing --------------------------------------------------------------------
 
     def send(self, line: str) -> None:
+        self.sent_at = len(self.raw)
         self.child.send(line + "\r")
+
+    def press(self, keys: str) -> None:
+        """Keys without Enter (to a pager)."""
+        self.sent_at = len(self.raw)
+        self.child.send(keys)
 
     def interrupt(self) -> None:
         self.child.sendintr()
 
     def exit_status(self, timeout: float = TIMEOUT) -> int:
         end = time.monotonic() + timeout
-        while self.pump() and time.monotonic() < end:
+        while self.pump()[0] and time.monotonic() < end:
             pass
         self.child.close()
         status = self.child.exitstatus

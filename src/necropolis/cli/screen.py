@@ -207,7 +207,8 @@ def _choice_cells(screen: Screen, width: int) -> tuple[list[Text], int, int]:
     """The choices as cells, how many columns fit ``width``, and each column's width."""
     cells = []
     for choice in screen.choices:
-        cell = Text(f"{choice.number:>2} ", style="bold cyan")
+        cell = Text()
+        cell.append(f"{choice.number:>2} ", style="bold cyan")
         cell.append_text(coloured(choice.label, screen.viewer))
         if choice.is_group:
             cell.append(" ›", style="cyan")
@@ -264,7 +265,9 @@ def compose(console: Console, screen: Screen, width: int, height: int | None) ->
 
     cells, columns, column_width = _choice_cells(screen, width)
     wanted_rows = math.ceil(len(cells) / columns) if cells else 0
-    fixed = 1 + 2  # the header line; the turn line and the hint line
+    # The header line, the turn line (which a long prompt may take two of) and the hint.
+    turn_lines = min(2, len(console.render_lines(screen.turn, console.options.update_width(width))))
+    fixed = 1 + turn_lines + 1
     top_wanted = board_height + 2 + (0 if beside else LOG_MIN_LINES + 2)
 
     if height is None:
@@ -292,9 +295,11 @@ def compose(console: Console, screen: Screen, width: int, height: int | None) ->
 
     board_panel = Panel(screen.board, title="board", title_align="left", padding=(0, 1))
     layout = Layout()
-    bottom = Layout(name="bottom", size=2 + rows)
+    hint = screen.hint.copy()
+    hint.no_wrap, hint.overflow = True, "ellipsis"
+    bottom = Layout(name="bottom", size=turn_lines + 1 + rows)
     bottom.split_column(
-        Layout(Group(screen.turn, screen.hint), size=2),
+        Layout(Group(screen.turn, hint), size=turn_lines + 1),
         Layout(_choice_grid(shown, columns, column_width, rows) if rows else Text(""), size=rows),
     )
     if beside:
