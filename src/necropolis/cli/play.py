@@ -150,8 +150,6 @@ class TerminalMatch:
         kinds = [self.kind(s) for s in range(len(self.seats))]
         text = Text(f"{self.game.title}  ", style="bold")
         text.append_text(seats_legend(kinds, viewer))
-        text.no_wrap = True
-        text.overflow = "ellipsis"
         return text
 
     # --- the loop -----------------------------------------------------------------------

@@ -76,7 +76,6 @@ def replay(
     kinds = [f"{name} bot" if name != "human" else "person" for name in record.seats]
     header = Text(f"{game.title}  ", style="bold")
     header.append_text(seats_legend(kinds, viewer))
-    header.no_wrap, header.overflow = True, "ellipsis"
     term = Terminal(console)
     pausing = sys.stdin.isatty() if step is None else step
     decisions = [i for i, s in enumerate(states[:-1]) if s.current_player() != CHANCE]

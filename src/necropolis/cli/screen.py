@@ -92,11 +92,14 @@ def seats_legend(kinds: Sequence[str], viewer: int | None) -> Text:
 
 
 def board_text(rendered: str) -> Text:
-    """A game's rendering of a view (Rich markup where the game uses it) as text."""
+    """A game's rendering of a view (Rich markup where the game uses it) as text; a line
+    wider than the screen is cut rather than wrapped, so the board keeps its shape."""
     try:
-        return Text.from_markup(rendered)
+        text = Text.from_markup(rendered)
     except MarkupError:
-        return Text(rendered)
+        text = Text(rendered)
+    text.no_wrap, text.overflow = True, "crop"
+    return text
 
 
 def entry_text(entry: LogEntry, viewer: int | None, new: bool) -> Text:
@@ -251,6 +254,8 @@ def _log_lines(
         new_shown += new
     new_total = sum(1 for e in screen.log if int(e["index"]) >= screen.new_from)
     flat = [line for block in reversed(kept) for line in block]
+    if not screen.log:
+        flat = console.render_lines(Text("Nothing has happened yet.", style="dim"), options)
     return flat, new_total - new_shown
 
 
@@ -265,9 +270,12 @@ def compose(console: Console, screen: Screen, width: int, height: int | None) ->
 
     cells, columns, column_width = _choice_cells(screen, width)
     wanted_rows = math.ceil(len(cells) / columns) if cells else 0
-    # The header line, the turn line (which a long prompt may take two of) and the hint.
-    turn_lines = min(2, len(console.render_lines(screen.turn, console.options.update_width(width))))
-    fixed = 1 + turn_lines + 1
+    # The header (two lines when many seats need them), the turn line (as many for a long
+    # prompt) and the hint.
+    full_width = console.options.update_width(width)
+    header_lines = min(2, len(console.render_lines(screen.header, full_width)))
+    turn_lines = min(2, len(console.render_lines(screen.turn, full_width)))
+    fixed = header_lines + turn_lines + 1
     top_wanted = board_height + 2 + (0 if beside else LOG_MIN_LINES + 2)
 
     if height is None:
@@ -311,14 +319,16 @@ def compose(console: Console, screen: Screen, width: int, height: int | None) ->
             Layout(_log_panel(log_segments, hidden)),
         )
     else:
-        log_height = max(LOG_MIN_LINES, top - board_height - 4)
-        board_part = min(board_height + 2, top - log_height - 2)
+        # The board takes what it needs up to two thirds; the log the rest, so that both
+        # grow with the terminal.
+        board_part = min(board_height + 2, max(3, top - LOG_MIN_LINES - 2, top * 2 // 3))
+        log_height = max(1, top - board_part - 2)
         log_segments, hidden = _log_lines(console, screen, log_width - 4, log_height)
         top_layout = Layout(name="top", size=top)
         top_layout.split_column(
             Layout(board_panel, size=board_part), Layout(_log_panel(log_segments, hidden))
         )
-    layout.split_column(Layout(screen.header, size=1), top_layout, bottom)
+    layout.split_column(Layout(screen.header, size=header_lines), top_layout, bottom)
     return Composed(layout, height, pages)
 
 
