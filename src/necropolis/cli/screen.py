@@ -248,6 +248,9 @@ def _log_lines(
         new = int(entry["index"]) >= screen.new_from
         lines = console.render_lines(entry_text(entry, screen.viewer, new), options, pad=True)
         if used + len(lines) > height:
+            if not kept:  # even the newest entry is too long: show its end
+                kept.append(lines[-height:])
+                new_shown += new
             break
         kept.append(lines)
         used += len(lines)
