@@ -123,6 +123,19 @@ def test_victim_picks_which_sarcophagus_to_give() -> None:
     assert [c & 7 for c in state.held[0]] == [value(1, 3)]
 
 
+def test_victim_is_asked_even_when_its_sarcophagi_are_worth_the_same() -> None:
+    # Skipping the question would tell the drawer that the victim's values are equal.
+    state = cursed(2, held=2)
+    state.held[1] = [value(1, 3) | 2 << 3, value(1, 3) | 2 << 3]  # prepared: two alike
+    reveal_curse(state)
+    state.apply_action(CLAIM_BASE + 0 * 4 + 1)
+    assert state.phase == rules.GIVE and state.current_player() == 1
+    assert state.legal_actions() == [GIVE_BASE + value(1, 3)]
+    state.apply_action(GIVE_BASE + value(1, 3))
+    assert [c & 7 for c in state.held[0]] == [value(1, 3)]
+    assert len(state.held[1]) == 1
+
+
 def test_nobody_finds_the_curse_all_pass_no_effect() -> None:
     state = cursed(2)
     reveal_curse(state)

@@ -139,9 +139,13 @@ class Game(ABC):
 
         Read from ``rules.<language>.md`` beside the game's module, else ``rules.en.md``.
         """
+        import sys
         from importlib import resources
 
-        package = type(self).__module__.rsplit(".", 1)[0]
+        # A game's class may live in its package's __init__ (the module is the package)
+        # or in a module inside it.
+        module = type(self).__module__
+        package = module if hasattr(sys.modules[module], "__path__") else module.rsplit(".", 1)[0]
         folder = resources.files(package)
         for name in (f"rules.{language}.md", "rules.en.md"):
             page = folder / name

@@ -16,8 +16,8 @@ from necropolis.engine.protocol import View
 from necropolis.games.horus import components as cp
 from necropolis.games.horus import narration
 from necropolis.games.horus.codes import MAX_ROUNDS, NUM_ACTIONS
+from necropolis.games.horus.screen import render
 from necropolis.games.horus.state import HorusState
-from necropolis.games.horus.text import render
 from necropolis.games.horus.view import OBSERVATION_SIZE, encode
 
 if TYPE_CHECKING:
@@ -94,6 +94,19 @@ class HorusGame(Game):
 
     def board_layout(self) -> dict[str, Any]:
         return narration.board_layout()
+
+    def rules_summary(self, language: str = "en") -> str:
+        # The kernel's default looks beside the module that defines the game class, one
+        # package up from here (this class lives in the package's own __init__), so it
+        # would miss rules.en.md; read it from this package.
+        from importlib import resources
+
+        folder = resources.files(__name__)
+        for name in (f"rules.{language}.md", "rules.en.md"):
+            page = folder / name
+            if page.is_file():
+                return page.read_text(encoding="utf-8")
+        return super().rules_summary(language)
 
     def heuristic_policy(self) -> Policy:
         from necropolis.games.horus import heuristic

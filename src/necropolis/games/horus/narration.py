@@ -88,10 +88,10 @@ MESSAGES: dict[str, str] = {
     "searched": "{seat} searched the {area}",
     "found": "{finder_seat} drew {card} from the {deck} deck",
     "found_hidden": "{finder_seat} drew a card from the {deck} deck and laid it face down",
-    "opened": "{seat} opened a {god} sarcophagus",
+    "opened": "{seat} opened one of the {god} sarcophagi",
     "sarcophagus_revealed": "The {god} sarcophagus held {card}",
     "took_treasure": "{seat} took {card} from the {god} sarcophagus",
-    "linguistics": "{seat} used Linguistics to read a {god} sarcophagus in secret",
+    "linguistics": "{seat} used Linguistics to read one of the {god} sarcophagi in secret",
     "read": "{seat} read that the {god} sarcophagus holds {card}",
     "began_lock": "{seat} began to pick the lock of the {god} alcove",
     "lock_die": "The {colour} lock die showed {value}",
@@ -101,7 +101,7 @@ MESSAGES: dict[str, str] = {
     "lockpicking": "{seat} used Lockpicking on the lock",
     "lock_opened": "{seat} opened the lock of the {god} alcove",
     "took_idol": "{seat} took the {god} Idol",
-    "cursed": "From now on {seat} gets no action from the {colour} die (curse of the {god} Idol)",
+    "cursed": "From now on the {colour} die gives {seat} no action (curse of the {god} Idol)",
     "shot": "{seat} shot {mummy}, who lies on the floor until the mummies next move",
     "shot_seat_mummy": "{seat} shot the mummy of {mummy_seat}, who lies on the floor until"
     " the mummies next move",
@@ -125,12 +125,12 @@ MESSAGES: dict[str, str] = {
     "ended_turn": "{seat} ended the turn",
     "ended_turn_early": "{seat} ended the turn with {actions|# action|# actions} unused",
     # --- log: wounds ----------------------------------------------------------------------
-    "bitten_by_snake": "{seat} was bitten by a snake: a wound",
-    "stung_by_scorpion": "{seat} was stung by a scorpion: a wound",
-    "bitten_by_crocodile": "{seat} was bitten by a crocodile: a wound",
+    "bitten_by_snake": "A snake bit {seat}: a wound",
+    "stung_by_scorpion": "A scorpion stung {seat}: a wound",
+    "bitten_by_crocodile": "A crocodile bit {seat}: a wound",
     "touched_by_mummy": "{mummy} touched {seat}: a wound",
     "touched_by_seat_mummy": "The mummy of {mummy_seat} touched {seat}: a wound",
-    "hit_by_block": "{seat} was hit by the falling stone block: a wound",
+    "hit_by_block": "The falling stone block hit {seat}: a wound",
     "became_mummy": "{seat} had twelve wounds and rose as a mummy",
     # --- log: the mummies and the blocks ---------------------------------------------------
     "mummy_die": "The {colour} mummy die showed {value}",
@@ -143,8 +143,8 @@ MESSAGES: dict[str, str] = {
     "block_fell": "Stone block {number} fell",
     "jumped": "{seat} jumped {direction}, away from the falling block",
     "dodged": "{seat} used Dodge and jumped {direction}, unhurt",
-    "crushed": "{seat} had nowhere to jump and was crushed",
-    "sealed": "{seat} was sealed in the pyramid",
+    "crushed": "The stone block crushed {seat}: there was nowhere to jump",
+    "sealed": "The fallen blocks sealed {seat} in the pyramid",
     # --- log: the end ----------------------------------------------------------------------
     "game_over": "The game is over",
     "final_score": "{seat} got out with {points|# point|# points}",
@@ -520,12 +520,10 @@ def _consequences(
     # a lock opened (the idol may wait for room to be made)
     if b.lock_god >= 0 and b.alcove_idol[b.lock_god] and not a.alcove_idol[b.lock_god]:
         log.add("lock_opened", seat=b.order[b.turn_i], god=_GOD_TERMS[b.lock_god])
-    # cards reaching each seat: idols, wounds (a card found was told by the draw)
+    # cards reaching each seat: idols and wounds (other cards were told as found or taken)
     for seat in range(b.n):
         gained = Counter(a.hand[seat]) + Counter(a.bag[seat])
         gained.subtract(Counter(b.hand[seat]) + Counter(b.bag[seat]))
-        if b.node == C_DRAW and b.node_seat == seat:
-            gained[action] -= 1
         if seat in taken:
             gained[taken[seat]] -= 1
         mummies = touches.get(seat, []) if touches is not None else a.mummies_at(a.square[seat])

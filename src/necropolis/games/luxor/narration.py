@@ -116,7 +116,7 @@ TERMS: Mapping[str, str] = {
     "tunnel": "a tunnel",
     "scarab": "a scarab temple tile",
     "scarab_or_wild": "a scarab-or-wild temple tile",
-    "burial_chamber": "the burial chamber (a key is handed in)",
+    "burial_chamber": "a key is handed in",
 }
 #: Parameters that hold a string id written through ``TERMS``.
 TERM_PARAMS = frozenset({"card", "end", "treasure", "tile", "back", "front"})
@@ -162,8 +162,14 @@ MESSAGES: Mapping[str, str] = {
     "wild_taken": "{seat} took a wild treasure tile",
     "scarab_taken": "{seat} took a scarab worth {value}",
     "scarab_taken_hidden": "{seat} took a scarab",
-    "horus_card_taken": '{seat} took the Horus card "{card}" ({level|# eye|# eyes})',
-    "horus_card_taken_hidden": "{seat} took a Horus card of {level|# eye|# eyes}",
+    "horus_card_taken": (
+        '{seat} took the Horus card "{card}" ({level|# eye|# eyes}) into the middle of the'
+        " hand, instead of drawing this turn"
+    ),
+    "horus_card_taken_hidden": (
+        "{seat} took a Horus card of {level|# eye|# eyes} into the middle of the hand,"
+        " instead of drawing this turn"
+    ),
     "nothing_left": "{seat} got nothing: the supply was empty",
     "card_drawn": '{seat} drew "{card}" into the middle of the hand',
     "card_drawn_hidden": "{seat} drew a card into the middle of the hand",
@@ -171,7 +177,11 @@ MESSAGES: Mapping[str, str] = {
     "match_over": "The match ended after round {round}",
     "match_over_early": "Nobody could move for a whole round: the match ended early",
     "match_over_limit": "The match reached the limit of {round} rounds and ended",
-    "final_score": "{seat} scored {total|# point|# points} in all",
+    "final_score": (
+        "{seat} scored {total|# point|# points} in all: {track} for treasures during play,"
+        " {adventurers} for the adventurers' places, {sarcophagi} for sarcophagi,"
+        " {keys} for keys, {sets} for sets and {scarabs} for scarabs"
+    ),
     "winner": "{seat} won with {points|# point|# points}",
     "winner_tiebreak": (
         "{seat} won with {points|# point|# points}, the tie broken by the sarcophagus"
@@ -192,6 +202,10 @@ MESSAGES: Mapping[str, str] = {
     # --- action descriptors
     "play_card": 'Play "{card}" from the {end} end',
     "play_card_idle": 'Play "{card}" from the {end} end without moving',
+    "play_card_move": (
+        'Play "{card}" from the {end} end: the only move it allows takes the adventurer on'
+        " {origin} to {field} ({tile})"
+    ),
     "move_from": "Move an adventurer from {origin}",
     "move": "Move the adventurer on {origin} {steps|# tile|# tiles} forward to {field}: {tile}",
     "move_osiris": (
@@ -290,6 +304,15 @@ def tile_id(code: int, field: int) -> str:
 # --- narration ----------------------------------------------------------------------------
 
 
+#: Phases in which a temple tile's gift is still to come (a choice or a hidden draw).
+_CHOICE_OR_DRAW = (
+    rules.P_HORUS_LEVEL,
+    rules.P_HORUS_DRAW,
+    rules.P_SCARAB_OR_WILD,
+    rules.P_SCARAB_DRAW,
+)
+
+
 class _Story:
     """The entries of one action, built while retracing the turn step from ``before``."""
 
@@ -384,10 +407,7 @@ class _Story:
                     self.add("tunnel_end", seat, field=field)
             elif a.wilds[seat] > b.wilds[seat]:
                 self.add("wild_taken", seat)
-            elif a.phase not in (rules.P_HORUS_LEVEL, rules.P_HORUS_DRAW) and a.phase not in (
-                rules.P_SCARAB_OR_WILD,
-                rules.P_SCARAB_DRAW,
-            ):
+            elif a.phase not in _CHOICE_OR_DRAW:
                 self.add("nothing_left", seat)
 
     def keys_gained(self, seat: int) -> bool:
@@ -670,6 +690,21 @@ def destination(st: LuxorState, seat: int, src: int, option: int) -> tuple[str, 
     return base + ("_osiris" if pushed else ""), params
 
 
+def _forced_move(st: LuxorState, seat: int, kind: int) -> tuple[int, int] | None:
+    """The one move (field, tiles or BACK) a card leaves no choice about, if it is such a
+    card: one adventurer able to move it, one distance (rules._ask_field, _ask_distance)."""
+    if CARD_MODE[kind] in (MODE_DIE, MODE_DIE_RANGE, MODE_ALL, MODE_LAST):
+        return None
+    fields = field_options(st, seat, kind, 0)
+    if len(fields) != 1:
+        return None
+    options = rules.distance_options(_probe(st, kind, 0), seat, fields[0])
+    if len(options) != 1:
+        return None
+    option = BACK if options[0] == rules.BACKWARD else options[0] - rules.FORWARD + 1
+    return fields[0], option
+
+
 def action_info(st: LuxorState, action: int) -> ActionInfo:
     """The descriptor of a legal decision of the seat to move, with its board targets."""
     seat = st.seat
@@ -682,8 +717,23 @@ def action_info(st: LuxorState, action: int) -> ActionInfo:
             "card": card_id(hand[index]),
             "end": "left" if left else "right",
         }
-        kind = "play_card" if any(rules.playable_ends(st)) else "play_card_idle"
-        return _info(st, action, kind, params, [f"hand:{index}"])
+        if not any(rules.playable_ends(st)):
+            return _info(st, action, "play_card_idle", params, [f"hand:{index}"])
+        forced = _forced_move(st, seat, hand[index])
+        if forced is None:
+            return _info(st, action, "play_card", params, [f"hand:{index}"])
+        src, option = forced
+        _, where = destination(st, seat, src, option)
+        code = st.tiles[where["field"]] if where["field"] != CHAMBER else 0
+        params.update(
+            origin=src,
+            steps=where.get("steps", 1),
+            landing=where["landing"],
+            field=where["field"],
+            tile=tile_id(code, where["field"]),
+        )
+        targets = [f"hand:{index}", f"field:{where['landing']}"]
+        return _info(st, action, "play_card_move", params, targets)
     if phase == rules.P_FIELD:
         src = action - rules.MOVE_FROM
         options = rules.distance_options(st, seat, src)

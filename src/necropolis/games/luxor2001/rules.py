@@ -307,9 +307,11 @@ def apply(st: LuxorState, action: int) -> None:
                 _end_curse(st)
         else:
             st.victim = (action - CLAIM_BASE) % 4
-            values = {code & 7 for code in st.held[st.victim]}
-            if len(values) == 1:
-                give_sarcophagus(st, values.pop())
+            held = st.held[st.victim]
+            # Asked whenever it holds more than one: skipping the question when all its
+            # values are equal would tell the table something only the victim knows.
+            if len(held) == 1:
+                give_sarcophagus(st, held[0] & 7)
             else:
                 st.phase = GIVE
     elif phase == GIVE:
