@@ -148,9 +148,7 @@ class TerminalMatch:
 
     def header(self, viewer: int | None) -> Text:
         kinds = [self.kind(s) for s in range(len(self.seats))]
-        text = Text(f"{self.game.title}  ", style="bold")
-        text.append_text(seats_legend(kinds, viewer))
-        return text
+        return seats_legend(kinds, viewer)
 
     # --- the loop -----------------------------------------------------------------------
 
@@ -188,6 +186,7 @@ class TerminalMatch:
         return Screen(
             header=self.header(seat),
             board=board_text(self.game.render_view(self.state.view(seat))),
+            title=self.game.title,
             log=log,
             viewer=seat,
             new_from=self.seen.get(seat, 0) if seat is not None else 0,

@@ -74,8 +74,7 @@ def replay(
         raise fail("--reveal shows hidden cards, so it is only for finished matches")
     log = revealed_log(states) if reveal else final.log(viewer)
     kinds = [f"{name} bot" if name != "human" else "person" for name in record.seats]
-    header = Text(f"{game.title}  ", style="bold")
-    header.append_text(seats_legend(kinds, viewer))
+    header = seats_legend(kinds, viewer)
     term = Terminal(console)
     pausing = sys.stdin.isatty() if step is None else step
     decisions = [i for i, s in enumerate(states[:-1]) if s.current_player() != CHANCE]
@@ -86,6 +85,7 @@ def replay(
         screen = Screen(
             header=header,
             board=board_text(game.render_view(state.view(viewer))),
+            title=game.title,
             log=[e for e in log if int(e["index"]) <= index],
             viewer=viewer,
             new_from=index,
@@ -110,6 +110,7 @@ def replay(
     screen = Screen(
         header=header,
         board=board_text(game.render_view(final.view(viewer))),
+        title=game.title,
         log=log,
         viewer=viewer,
         new_from=len(states),

@@ -94,6 +94,7 @@ def seats_legend(kinds: Sequence[str], viewer: int | None) -> Text:
 def board_text(rendered: str) -> Text:
     """A game's rendering of a view (Rich markup where the game uses it) as text; a line
     wider than the screen is cut rather than wrapped, so the board keeps its shape."""
+    rendered = "\n".join(line.rstrip() for line in rendered.rstrip().split("\n"))
     try:
         text = Text.from_markup(rendered)
     except MarkupError:
@@ -161,7 +162,7 @@ def _points(value: Any) -> str:
 class Screen:
     """What one seat is shown at one moment."""
 
-    #: The line at the top: the game and its seats.
+    #: The line at the top: the seats, their colours and who plays them.
     header: Text
     #: The game's rendering of the seat's view.
     board: Text
@@ -179,6 +180,8 @@ class Screen:
     choices: Sequence[Choice] = ()
     #: Which page of the choices is shown, when they do not all fit.
     page: int = 0
+    #: The game's title, on the board's frame.
+    title: str = ""
 
 
 @dataclass
@@ -281,10 +284,10 @@ def compose(console: Console, screen: Screen, width: int, height: int | None) ->
     fixed = header_lines + turn_lines + 1
     top_wanted = board_height + 2 + (0 if beside else LOG_MIN_LINES + 2)
 
+    natural = height is None
     if height is None:
         rows = wanted_rows
-        top = top_wanted
-        height = fixed + top + rows
+        height = fixed + top_wanted + rows
     else:
         # The choices get what the board leaves, and at least CHOICE_ROWS lines (a board
         # taller than the screen is cut at the bottom rather than the choices).
@@ -293,25 +296,57 @@ def compose(console: Console, screen: Screen, width: int, height: int | None) ->
         rows = max(0, min(rows, height - fixed - 5))
         top = height - fixed - rows
 
+    # One column of long choices wraps each onto several lines when they all fit so;
+    # otherwise every choice keeps one line (cut with an ellipsis) and they are paged.
+    wrapped = 0
+    if columns == 1 and cells:
+        label_width = console.options.update_width(max(1, width - 3))
+        wrapped = sum(
+            len(console.render_lines(coloured(c.label, screen.viewer), label_width))
+            for c in screen.choices
+        )
+        room = max(rows, height - fixed - top_wanted)
+        if wrapped > len(cells) and (natural or wrapped <= room):
+            rows = wrapped
+        else:
+            wrapped = 0
+
     per_page = rows * columns
     pages = 1
     shown = cells
-    if cells and per_page < len(cells):
+    if cells and not wrapped and per_page < len(cells):
         per_page = max(1, per_page - 1)  # one cell says how to see the rest
         pages = math.ceil(len(cells) / per_page)
         page = screen.page % pages
         shown = cells[page * per_page : (page + 1) * per_page]
         shown.append(Text(f"   more › page {(page + 1) % pages + 1} of {pages}", style="cyan"))
-    rows = math.ceil(len(shown) / columns) if shown else 0
+    if not wrapped:
+        rows = math.ceil(len(shown) / columns) if shown else 0
+    if natural:
+        height = fixed + top_wanted + rows
+    top = height - fixed - rows
+    choices: RenderableType = Text("")
+    if wrapped:
+        # Under each other, a wrapped text indented past its number.
+        grid = Table.grid()
+        grid.add_column(width=3, no_wrap=True)
+        grid.add_column()
+        for choice in screen.choices:
+            label = coloured(choice.label, screen.viewer)
+            grid.add_row(Text(f"{choice.number:>2} ", style="bold cyan"), label)
+        choices = grid
+    elif rows:
+        choices = _choice_grid(shown, columns, column_width, rows)
 
-    board_panel = Panel(screen.board, title="board", title_align="left", padding=(0, 1))
+    title = f"board · {screen.title}" if screen.title else "board"
+    board_panel = Panel(screen.board, title=title, title_align="left", padding=(0, 1))
     layout = Layout()
     hint = screen.hint.copy()
     hint.no_wrap, hint.overflow = True, "ellipsis"
     bottom = Layout(name="bottom", size=turn_lines + 1 + rows)
     bottom.split_column(
         Layout(Group(screen.turn, hint), size=turn_lines + 1),
-        Layout(_choice_grid(shown, columns, column_width, rows) if rows else Text(""), size=rows),
+        Layout(choices, size=rows),
     )
     if beside:
         log_height = max(1, top - 2)
