@@ -151,9 +151,8 @@ def play_prompts(tty: Tty, cwd: Path, seat: int, prompts: int | None, name: str)
         tty.until(lambda: tty.at_input() or END in tty.text(), "a prompt or the end")
         if not tty.at_input():
             break
+        capture(tty, name)  # the last prompt's screen is kept
         check_prompt_screen(tty, cwd, seat)
-        if answered == 1:
-            capture(tty, name)
         tty.send(first_choice(tty.display()))
         tty.until(lambda: tty.at_input() or END in tty.text(), "a prompt or the end")
         if "back for the other choices" in tty.text():  # the second step
@@ -340,3 +339,24 @@ def panel_rows(columns: int, lines: int, cwd: Path) -> int:
 
 def test_the_screen_adapts_to_larger_terminals(tmp_path: Path) -> None:
     assert panel_rows(140, 45, tmp_path) >= panel_rows(100, 30, tmp_path) + 10
+
+
+def test_replay_steps_on_the_same_screen_and_ends_with_the_breakdown(tmp_path: Path) -> None:
+    bots = Tty(
+        ["play", "luxor2001", "--seats", "easy,easy", "--seed", "8", "--save", "m.json"], tmp_path
+    )
+    assert bots.exit_status() == 0
+    tty = Tty(["replay", "m.json", "--seat", "2", "--step"], tmp_path)
+    tty.wait_input()
+    check_panels_whole(tty.display())
+    assert "Decision 1 of" in tty.text() and "Player 2 (you)" in tty.text()
+    tty.send("")
+    tty.wait_input()
+    assert "Decision 2 of" in tty.text()
+    state = MatchRecord.load(tmp_path / "m.json").final_state()
+    tty.send("a")
+    tty.wait_text(END)
+    assert tty.exit_status() == 0
+    text = tty.text()
+    assert flat(state.log(1)[-1]["text"]) in flat(tty.history() + text)
+    assert "wins" in text or "Nobody wins" in text

@@ -23,6 +23,7 @@ import secrets
 import shlex
 import shutil
 import sys
+import time
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -79,6 +80,9 @@ first step.
 
 In the pager, `q` comes back to the table.
 """
+
+#: Seconds between two redraws while bots play.
+PROGRESS_EVERY = 0.5
 
 HINT = "Type a number or part of a choice's text · help for commands"
 
@@ -139,6 +143,7 @@ class TerminalMatch:
         # The history index from which a seat's log entries are new to it.
         self.seen: dict[int, int] = {s: 0 for s in self.humans}
         self.last_human: int | None = None
+        self.last_draw = 0.0
 
     # --- names --------------------------------------------------------------------------
 
@@ -160,6 +165,7 @@ class TerminalMatch:
             if seat == CHANCE:
                 action = sample_chance(state, self.chance_rng)
             elif seat in self.bots:
+                self.show_progress(seat)
                 action = self.bots[seat].choose(SeatWindow(state, seat), self.rngs[seat])
             else:
                 asked = self.ask(seat)
@@ -177,6 +183,23 @@ class TerminalMatch:
         self.record.actions.append(action)
         for seat in self.humans:
             self.logs[seat].extend(self.state.narrate(before, action, seat))
+
+    def show_progress(self, bot: int) -> None:
+        """While bots play, redraw the last person's screen now and then, so that their
+        moves appear as they are made (and a slow bot is seen thinking)."""
+        viewer = self.last_human
+        if viewer is None and len(self.humans) == 1:
+            viewer = self.humans[0]
+        now = time.monotonic()
+        if not self.term.live or viewer is None or now - self.last_draw < PROGRESS_EVERY:
+            return
+        screen = self.screen(viewer)
+        screen.turn = Text("● ", style=seat_colour(bot))
+        screen.turn.append(f"Player {bot + 1}", style=f"bold {seat_colour(bot)}")
+        screen.turn.append(f" ({self.kind(bot)}) is thinking…")
+        screen.hint = Text("Ctrl-C saves the match and leaves", style="dim")
+        self.term.draw(screen)
+        self.last_draw = now
 
     # --- asking a person ----------------------------------------------------------------
 
@@ -228,6 +251,7 @@ class TerminalMatch:
             hint = HINT if group is None else f"{group.label} · back for the other choices"
             screen.hint = message if message is not None else Text(hint, style="dim")
             self.term.draw(screen)
+            self.last_draw = time.monotonic()
             message = None
             try:
                 text = self.out.input("[bold]>[/] ").strip()
