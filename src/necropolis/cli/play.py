@@ -24,7 +24,6 @@ import shlex
 import shutil
 import sys
 import time
-from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 from typing import Annotated
@@ -104,13 +103,6 @@ def resume_hint(path: Path) -> str:
     return f"{shlex.quote(program)} play --resume {shlex.quote(str(path))}"
 
 
-@dataclass
-class Asked:
-    """A person's answer: an action, or None when they leave."""
-
-    action: int | None
-
-
 class TerminalMatch:
     """One match at the terminal; holds the true state but shows each seat its own side."""
 
@@ -140,8 +132,12 @@ class TerminalMatch:
         self.state: State = record.final_state()
         # Each person's log, built once and then extended action by action.
         self.logs: dict[int, list[LogEntry]] = {s: self.state.log(s) for s in self.humans}
-        # The history index from which a seat's log entries are new to it.
-        self.seen: dict[int, int] = {s: 0 for s in self.humans}
+        # The history index from which a seat's log entries are new to it: what followed
+        # its last decision (a resumed match tells what happened since then).
+        self.seen: dict[int, int] = {
+            s: max((e["index"] + 1 for e in self.logs[s] if e["seat"] == s), default=0)
+            for s in self.humans
+        }
         self.last_human: int | None = None
         self.last_draw = 0.0
 
@@ -168,10 +164,10 @@ class TerminalMatch:
                 self.show_progress(seat)
                 action = self.bots[seat].choose(SeatWindow(state, seat), self.rngs[seat])
             else:
-                asked = self.ask(seat)
-                if asked.action is None:
+                chosen = self.ask(seat)
+                if chosen is None:
                     return False
-                action = asked.action
+                action = chosen
                 self.seen[seat] = state.move_number() + 1
             self.apply(action)
         self.finish()
@@ -228,10 +224,10 @@ class TerminalMatch:
             return False
         return True
 
-    def ask(self, seat: int) -> Asked:
+    def ask(self, seat: int) -> int | None:
         """The action a person picks for ``seat``; None when they leave."""
         if len(self.humans) > 1 and self.last_human != seat and not self.pass_screen(seat):
-            return Asked(None)
+            return None
         self.last_human = seat
         menu = Menu([self.state.action_info(a) for a in self.state.legal_actions(seat)])
         group: Choice | None = None
@@ -257,7 +253,7 @@ class TerminalMatch:
                 text = self.out.input("[bold]>[/] ").strip()
             except EOFError:
                 self.out.print()
-                return Asked(None)
+                return None
             if not text:
                 continue
             command, _, rest = text.partition(" ")
@@ -275,11 +271,11 @@ class TerminalMatch:
             elif command == "save":
                 message = self.save(Path(rest.strip()) if rest.strip() else self.path)
             elif command in ("quit", "exit"):
-                return Asked(None)
+                return None
             else:
                 answer = menu.answer(text, group)
                 if isinstance(answer, Picked):
-                    return Asked(answer.action)
+                    return answer.action
                 if isinstance(answer, Opened):
                     group, page = answer.group, 0
                 elif isinstance(answer, Refused):

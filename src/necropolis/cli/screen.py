@@ -186,11 +186,10 @@ class Screen:
 
 @dataclass
 class Composed:
-    """A composed screen: the renderable, its height, and how the choices were paged."""
+    """A composed screen: the renderable and the number of lines it takes."""
 
     renderable: RenderableType
     height: int
-    pages: int
 
 
 class _Lines:
@@ -367,7 +366,7 @@ def compose(console: Console, screen: Screen, width: int, height: int | None) ->
             Layout(board_panel, size=board_part), Layout(_log_panel(log_segments, hidden))
         )
     layout.split_column(Layout(screen.header, size=header_lines), top_layout, bottom)
-    return Composed(layout, height, pages)
+    return Composed(layout, height)
 
 
 def _log_panel(lines: list[list[Segment]], hidden_new: int) -> Panel:
@@ -392,7 +391,6 @@ class Terminal:
         self.console = console
         self.live = console.is_terminal
         self._drawn = False
-        self.pages = 1
 
     def size(self) -> tuple[int, int | None]:
         width = self.console.width
@@ -402,7 +400,6 @@ class Terminal:
         """Draw ``screen``, leaving the cursor on the line below it for the input."""
         width, height = self.size()
         composed = compose(self.console, screen, width, height)
-        self.pages = composed.pages
         if self.live:
             # Home and overwrite rather than clear: a clear pushes the old screen into the
             # scrollback on some terminals, and the screen is redrawn at every answer.
