@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
+from rich.columns import Columns
 from rich.console import Console, Group
 from rich.markdown import Markdown
 from rich.markup import escape
@@ -147,7 +148,7 @@ class TerminalMatch:
         name = self.seats[seat]
         return "at this screen" if name == HUMAN else f"{name} bot"
 
-    def header(self, viewer: int | None) -> Text:
+    def header(self, viewer: int | None) -> Columns:
         kinds = [self.kind(s) for s in range(len(self.seats))]
         return seats_legend(kinds, viewer)
 

@@ -24,6 +24,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from rich.columns import Columns
 from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
 from rich.errors import MarkupError
 from rich.layout import Layout
@@ -82,10 +83,11 @@ def coloured(text: str, viewer: int | None, style: str = "") -> Text:
     return result
 
 
-def seats_legend(kinds: Sequence[str], viewer: int | None) -> Text:
-    """Every seat with its colour and what plays it, on one line."""
+def seats_legend(kinds: Sequence[str], viewer: int | None) -> Columns:
+    """Every seat with its colour and what plays it: one line, or more without breaking
+    a seat's name across two."""
     parts = [seat_badge(seat, viewer, kind) for seat, kind in enumerate(kinds)]
-    return Text("  ").join(parts)
+    return Columns(parts, padding=(0, 2))
 
 
 # --- pieces -----------------------------------------------------------------------------
@@ -163,7 +165,7 @@ class Screen:
     """What one seat is shown at one moment."""
 
     #: The line at the top: the seats, their colours and who plays them.
-    header: Text
+    header: RenderableType
     #: The game's rendering of the seat's view.
     board: Text
     #: The seat's own log entries, oldest first.
