@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 import re
 import shutil
+from functools import partial
 import sys
 from pathlib import Path
 
@@ -197,6 +198,11 @@ def test_rounds_of_a_game_against_bots(tmp_path: Path, game: str, prompts: int) 
 # --- commands ---------------------------------------------------------------------------
 
 
+def in_pager(tty: Tty, text: str) -> bool:
+    """``text`` is shown by the pager (less), which holds the whole screen."""
+    return text in tty.text() and not tty.display()[-1].startswith(">")
+
+
 def test_rules_log_help_and_bad_input(tmp_path: Path) -> None:
     tty = Tty(["play", "luxor2001", "--seed", "2"], tmp_path)
     tty.wait_input()
@@ -208,7 +214,7 @@ def test_rules_log_help_and_bad_input(tmp_path: Path) -> None:
         ("help", "Commands"),
     ]:
         tty.send(command)
-        tty.wait_text(expected)  # in the pager (less)
+        tty.until(partial(in_pager, tty, expected), f"{command} in the pager")
         tty.press("q")
         tty.wait_input()
         check_panels_whole(tty.display())
