@@ -12,8 +12,8 @@ from __future__ import annotations
 import os
 import re
 import shutil
-from functools import partial
 import sys
+from functools import partial
 from pathlib import Path
 
 import pytest
