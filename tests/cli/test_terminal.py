@@ -21,11 +21,7 @@ from rich.text import Text
 
 from necropolis.engine.record import MatchRecord
 from necropolis.games import load_game
-from tests.cli.pseudo_terminal import NECROPOLIS, Tty
-
-pytestmark = pytest.mark.skipif(
-    not Path(NECROPOLIS).exists(), reason="the necropolis command is not installed"
-)
+from tests.cli.pseudo_terminal import Tty
 
 #: What must never reach a person's screen: ids, phase names, Python values.
 INTERNAL = [
