@@ -24,6 +24,7 @@ from necropolis.games.luxor.components import (
     ANUBIS_AFTER,
     BURIAL_CHAMBER,
     DIE,
+    DIE_RANGE,
     FIELD_POINTS,
     FIELD_SYMBOL,
     FIVE,
@@ -36,6 +37,7 @@ from necropolis.games.luxor.components import (
     OSIRIS_BASE,
     OSIRIS_FIELDS,
     PLUS_MINUS_ONE,
+    RANGE_3,
     SCARAB,
     TEMPLE_BASE,
     TEMPLE_NAMES,
@@ -191,11 +193,12 @@ def test_the_first_turn_of_the_rulebook_example_in_entries() -> None:
     st = start(hands=[(ONE, TWO, FIVE, FOUR, THREE), (ONE, TWO, THREE, FOUR, FIVE)])
     # Both adventurers stand on the stairs: each end card allows exactly one move.
     info = st.action_info(rules.PLAY_RIGHT)
-    assert info["kind"] == "play_card_move" and info["targets"] == ["hand:4", "field:4"]
+    assert info["kind"] == "play_card_move" and info["targets"] == ["hand:4"]
     assert info["text"] == (
         'Play "3" from the right end: the only move it allows takes the adventurer on the'
         " stairs to field 4 (vase)"
     )
+    assert info["params"]["landing"] == info["params"]["field"] == 4
     entries = _step(st, rules.PLAY_RIGHT)
     assert [(e["kind"], e["params"]) for e in entries] == [
         ("card_played", {"card": "three", "end": "right"}),
@@ -636,3 +639,30 @@ def test_tied_seats_without_a_sarcophagus_share_the_win() -> None:
     shared = [e for e in entries if e["kind"] == "shared_win"]
     assert [e["seat"] for e in shared] == [0, 1]
     assert shared[0]["text"] == "You shared the win with 0 points"
+
+
+def test_range_cards_prompt_for_up_to_their_reach() -> None:
+    # Page 8: Jan's "1-3" and his "1-die" after a roll of 2.
+    st = start()
+    put_adventurers(st, 0, {0: 1, 14: 1})
+    put_hand(st, 0, [RANGE_3, ONE, ONE, ONE, DIE_RANGE], [0, *[deck_origin(st)] * 3, 1])
+    st.apply_action(rules.PLAY_LEFT)
+    p = st.prompt(0)
+    assert p is not None and p["text"] == "Choose the adventurer to move 1 to 3 tiles"
+    st.apply_action(rules.MOVE_FROM + 14)
+    p = st.prompt(0)
+    assert (
+        p is not None and p["text"] == 'Choose how far the adventurer on field 14 goes with "1-3"'
+    )
+
+
+def test_a_descriptor_of_an_action_not_legal_now_is_refused_clearly() -> None:
+    from necropolis.engine.errors import IllegalActionError
+
+    st = GAME().new_initial_state()
+    with pytest.raises(IllegalActionError, match="not a decision legal now"):
+        st.action_info(0)  # the deal is a chance event
+    st = start()
+    with pytest.raises(IllegalActionError, match="not a decision legal now"):
+        st.action_info(rules.TAKE_KEY)
+    assert st.action_info(rules.PLAY_LEFT)["kind"] == "play_card_move"

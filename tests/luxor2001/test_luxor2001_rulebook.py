@@ -235,6 +235,11 @@ def test_two_and_two_place_one_open_then_place_the_second() -> None:
     assert state.scarab_supply == 15
     assert state.stack[CAMEL] == 2 and len(state.held[0]) == 1
     assert state.phase == rules.DRAW
+    # The breakdown during play: the sarcophagus shows its eye only, worth 0 until the end.
+    parts = state.score_breakdown()[0]["parts"]
+    assert [(p["kind"], p["params"], p["points"]) for p in parts] == [
+        ("part_sarcophagi_closed", {"count": 1, "eyes": [1]}, 0)
+    ]
 
 
 def test_no_more_than_two_scarabs_at_one_pillar_per_insertion() -> None:
@@ -379,6 +384,30 @@ def test_declining_a_swap_with_none_left_still_places_the_scarab() -> None:
     assert state.phase == rules.RELOCATE and STAY in state.legal_actions()
     state.apply_action(STAY)
     assert state.occupant[CAMEL] == 1
+    assert state.scarabs[CAMEL] == 1
+
+
+def test_a_same_facing_pair_at_a_free_pillar_keeps_its_scarab_with_none_left() -> None:
+    # Rulebook 002, "2. Entrambi gli animali guardano nella stessa direzione": at a free
+    # pillar the mover places a researcher, and "anche questa volta" takes a scarab for
+    # that pillar, with no condition attached. With every researcher already out, staying
+    # put would forfeit that scarab (a scarab stands only where a researcher does), so the
+    # mover must bring one of their own researchers over, and the scarab follows it.
+    same_camel = card_of("camel", "ibis")  # camel→ over ibis←
+    state = started(2, [[CAMEL_R_SNAKE, same_camel, FILLERS[0]], OTHER_HAND])
+    for animal in ("mule", "snake", "hippopotamus", "ibis", "crocodile"):
+        station(state, animal, 0)
+    insert(state, CAMEL_R_SNAKE, 1)
+    draw_filler(state)
+    insert(state, FILLERS[1], 5)
+    draw_filler(state)
+    insert(state, same_camel, 2)
+    assert state.phase == rules.RELOCATE and state.occupant[CAMEL] == -1
+    names = ["mule", "snake", "hippopotamus", "ibis", "crocodile"]
+    assert state.legal_actions() == [RELOCATE_BASE + A[x] for x in names]
+    assert STAY not in state.legal_actions()
+    state.apply_action(RELOCATE_BASE + A["ibis"])
+    assert state.occupant[CAMEL] == 0 and state.occupant[A["ibis"]] == -1
     assert state.scarabs[CAMEL] == 1
 
 

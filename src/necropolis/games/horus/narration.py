@@ -45,6 +45,7 @@ from necropolis.games.horus.codes import (
     A_UDJAT,
     A_USE_REACTION,
     C_ACTION_DIE,
+    C_BLOCK,
     C_CHECK,
     C_CHEST,
     C_DRAW,
@@ -65,6 +66,7 @@ from necropolis.games.horus.codes import (
     INSIDE,
     MUMMIFIED,
     N_TERMINAL,
+    P_ACTIONS,
     SEALED,
 )
 
@@ -77,7 +79,7 @@ MESSAGES: dict[str, str] = {
     "chose_adventurer": "{seat} chose {adventurer} ({ability}) and entered at the {entrance}"
     " entrance",
     "round_began": "Round {round} began with {keeper_seat} as the Dice Keeper",
-    "level_set": "{seat} kept the other cards: wound and load level {level}",
+    "level_set": "{seat} settled on wound and load level {level}",
     "stamina_used": "{seat} used Stamina: wound and load level {level}",
     "action_die": "The {colour} action die showed {value}",
     "die_cursed": "{seat} ignored the {colour} die (curse of the {god} Idol)",
@@ -141,6 +143,7 @@ MESSAGES: dict[str, str] = {
     "mummy_rose": "{mummy} got up again",
     "seat_mummy_rose": "The mummy of {mummy_seat} got up again",
     "block_fell": "Stone block {number} fell",
+    "horus_trap": "Taking the Horus Idol set off a trap in the ceiling",
     "jumped": "{seat} jumped {direction}, away from the falling block",
     "dodged": "{seat} used Dodge and jumped {direction}, unhurt",
     "crushed": "The stone block crushed {seat}: there was nowhere to jump",
@@ -175,6 +178,8 @@ MESSAGES: dict[str, str] = {
     "do_move_to_mummy": "Move {direction} into the {area}, onto {mummies|a mummy|# mummies}"
     " (a wound each)",
     "do_search": "Search the {area}: draw from the {deck} deck",
+    "do_search_make_room": "Search the {area}: you hold twelve cards, so first discard one,"
+    " then draw from the {deck} deck",
     "do_leave": "Leave the pyramid with your {cards|# card|# cards}: you play no more",
     "do_end_turn": "End your turn",
     "do_end_turn_early": "End your turn, giving up {actions|# action|# actions}",
@@ -184,8 +189,11 @@ MESSAGES: dict[str, str] = {
     "do_open": "Open the {god} sarcophagus",
     "do_open_read": "Open the {god} sarcophagus (you read {card} inside)",
     "do_take": "Take {card} from the {god} sarcophagus",
+    "do_take_make_room": "Take {card} from the {god} sarcophagus: you hold twelve cards, so"
+    " first discard one",
     "do_read": "Use Linguistics to read the {god} sarcophagus in secret",
-    "do_pick": "Pick the lock of the {god} alcove: roll the five dice, it needs {faces}",
+    "do_pick": "Pick the lock of the {god} alcove: roll the five dice, it needs {faces}; the"
+    " idol's curse takes the {colour} die",
     "do_reroll": "Reroll {count|# die|# dice}: {dice}",
     "do_crowbar": "Use a Crowbar: the lock opens",
     "do_lockpicking": "Use Lockpicking: the lock opens",
@@ -555,6 +563,8 @@ def _consequences(
         if b.status[seat] == INSIDE and a.status[seat] == MUMMIFIED:
             log.add("became_mummy", seat=seat)
     # falling blocks, then who was crushed or sealed in
+    if b.node == C_BLOCK and b.phase == P_ACTIONS:
+        log.add("horus_trap")
     for blk in range(cp.NUM_BLOCKS):
         if a.fallen[blk] and not b.fallen[blk]:
             log.add("block_fell", number=blk + 1, square=cp.BLOCK_SQUARE[blk])
@@ -739,7 +749,8 @@ def _describe(s: HorusState, seat: int, act: int) -> tuple[str, dict[str, Any], 
     if act == A_SEARCH:
         area = cp.AREA[s.square[seat]]
         deck = _ORIGIN_TERMS[cp.DECK_OF_AREA[area]]
-        return "do_search", {"area": _AREA_TERMS[area], "deck": deck}, []
+        kind = "do_search_make_room" if len(s.hand[seat]) >= cp.CARD_LIMIT else "do_search"
+        return kind, {"area": _AREA_TERMS[area], "deck": deck}, []
     if act == A_LEAVE:
         return "do_leave", {"cards": len(s.hand[seat]) + len(s.bag[seat])}, []
     if A_OPEN <= act < A_TAKE:
@@ -751,14 +762,17 @@ def _describe(s: HorusState, seat: int, act: int) -> tuple[str, dict[str, Any], 
     if A_TAKE <= act < A_PEEK:
         k = act - A_TAKE
         params = {"god": _sarc_god(k), "card": card_term(s.sarc_card[k])}
-        return "do_take", params, [f"sarcophagus:{k}"]
+        kind = "do_take_make_room" if len(s.hand[seat]) >= cp.CARD_LIMIT else "do_take"
+        return kind, params, [f"sarcophagus:{k}"]
     if A_PEEK <= act < A_PICK:
         k = act - A_PEEK
         return "do_read", {"god": _sarc_god(k)}, [f"sarcophagus:{k}"]
     if A_PICK <= act < A_REROLL:
         g = act - A_PICK
         faces = [str(f) for f in cp.IDOL_LOCK[g]]
-        return "do_pick", {"god": _GOD_TERMS[g], "faces": faces}, [f"alcove:{cp.GODS[g]}"]
+        colour = cp.DIE_COLOURS[cp.IDOL_CURSE_DIE[g]]
+        pick: dict[str, Any] = {"god": _GOD_TERMS[g], "faces": faces, "colour": colour}
+        return "do_pick", pick, [f"alcove:{cp.GODS[g]}"]
     if A_SHOOT <= act < A_UDJAT:
         m = act - A_SHOOT
         if s.mummy_seat[m] >= 0:

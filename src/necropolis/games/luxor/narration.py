@@ -16,6 +16,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from necropolis.engine import language
+from necropolis.engine.errors import IllegalActionError
 from necropolis.engine.language import ActionInfo, LogEntry, Prompt, SeatScore
 from necropolis.games.luxor import rules, scoring
 from necropolis.games.luxor.components import (
@@ -37,6 +38,7 @@ from necropolis.games.luxor.components import (
     MODE_DIE_RANGE,
     MODE_FIXED,
     MODE_LAST,
+    MODE_RANGE,
     NUM_FIELDS,
     NUM_STATUES,
     NUM_VARIANTS,
@@ -194,6 +196,7 @@ MESSAGES: Mapping[str, str] = {
     "prompt_play_idle": "No card at either end allows a move: play one of them without moving",
     "prompt_adventurer": 'Choose the adventurer to move with "{card}"',
     "prompt_adventurer_steps": "Choose the adventurer to move {steps|# tile|# tiles}",
+    "prompt_adventurer_upto": "Choose the adventurer to move 1 to {most} tiles",
     "prompt_distance": 'Choose how far the adventurer on {origin} goes with "{card}"',
     "prompt_tile_action": "Choose the one tile whose action you carry out",
     "prompt_horus_tile": "Take a key or the top Horus card of {level|# eye|# eyes}",
@@ -640,6 +643,10 @@ def prompt(st: LuxorState, seat: int | None) -> Prompt | None:
             return _prompt(st, "prompt_adventurer_steps", seat, steps=CARD_REACH[st.card])
         if mode == MODE_DIE:
             return _prompt(st, "prompt_adventurer_steps", seat, steps=st.roll)
+        if mode == MODE_DIE_RANGE and st.roll > 1:
+            return _prompt(st, "prompt_adventurer_upto", seat, most=st.roll)
+        if mode == MODE_RANGE and st.card != ONE_FEWER:
+            return _prompt(st, "prompt_adventurer_upto", seat, most=CARD_REACH[st.card])
         return _prompt(st, "prompt_adventurer", seat, card=card_id(st.card))
     if phase == rules.P_DIST:
         return _prompt(st, "prompt_distance", seat, origin=st.from_field, card=card_id(st.card))
@@ -707,6 +714,8 @@ def _forced_move(st: LuxorState, seat: int, kind: int) -> tuple[int, int] | None
 
 def action_info(st: LuxorState, action: int) -> ActionInfo:
     """The descriptor of a legal decision of the seat to move, with its board targets."""
+    if st.current_player() < 0 or not st.is_legal(action):
+        raise IllegalActionError(action, f"luxor: action {action} is not a decision legal now")
     seat = st.seat
     phase = st.phase
     if phase == rules.P_PLAY:
@@ -732,8 +741,8 @@ def action_info(st: LuxorState, action: int) -> ActionInfo:
             field=where["field"],
             tile=tile_id(code, where["field"]),
         )
-        targets = [f"hand:{index}", f"field:{where['landing']}"]
-        return _info(st, action, "play_card_move", params, targets)
+        # One click plays the card; the board may preview the landing from the params.
+        return _info(st, action, "play_card_move", params, [f"hand:{index}"])
     if phase == rules.P_FIELD:
         src = action - rules.MOVE_FROM
         options = rules.distance_options(st, seat, src)

@@ -176,13 +176,20 @@ def _card(card: int) -> str:
     return f"{ABBREV[t]}{ARROWS[tf]}/{ABBREV[b]}{ARROWS[bf]}"
 
 
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+
+
 def _sarcophagi(entries: list[list[int | None]]) -> str:
+    if not entries:
+        return "no sarcophagus"
     if len(entries) <= 7:
-        return " ".join(f"{e}:{'?' if p is None else p}" for e, p in entries)
+        # eyes:points, "?" where the viewer has not seen the value
+        return "sarc " + " ".join(f"{e}:{'?' if p is None else p}" for e, p in entries)
     counts = [sum(1 for e, _ in entries if e == eyes) for eyes in (1, 2, 3)]
     known = sum(p for _, p in entries if p is not None)
     return (
-        f"{len(entries)}: "
+        f"sarc {len(entries)}: "
         + " ".join(f"{c}×{eyes}e" for eyes, c in zip((1, 2, 3), counts, strict=True))
         + (f", known {known}" if known else "")
     )
@@ -218,8 +225,8 @@ def render_view(v: dict[str, Any]) -> str:
         panel.append(
             f"{ABBREV[ANIMALS.index(name)]}    {_short(p['researcher'], viewer)} {mark} {eyes}"
         )
-    panel.append(f"slab: {v['scarab_supply']} scarabs")
-    panel.append(f"pile: {v['draw_pile']} cards")
+    panel.append(f"slab: {_count(v['scarab_supply'], 'scarab')}")
+    panel.append(f"pile: {_count(v['draw_pile'], 'card')}")
     c = v["curse"]
     panel.append(f"curses: {c['curses_in_pile']} in pile" if c is not None else "")
     wall, last = v["wall"], v["last_insert"]
@@ -255,7 +262,7 @@ def render_view(v: dict[str, Any]) -> str:
                 f"{mark}{coloured} hand {v['hand_sizes'][s]}  res {v['researchers_in_supply'][s]}  "
             )
         room = WIDTH - _plain_len(head)
-        lines.append(head + _cut(_sarcophagi(v["sarcophagi"][s]) or "no sarcophagus", room))
+        lines.append(head + _cut(_sarcophagi(v["sarcophagi"][s]), room))
     # The viewer's hand and pharaoh card.
     if v["hand"] is not None:
         hand = "  ".join(_card(c) for c in v["hand"]) or "empty"
