@@ -43,7 +43,7 @@ from necropolis.cli.screen import (
     Terminal,
     board_text,
     breakdown_table,
-    compose,
+    entry_text,
     seat_colour,
     seats_legend,
 )
@@ -292,8 +292,6 @@ class TerminalMatch:
         return line
 
     def whole_log(self, seat: int) -> Group:
-        from necropolis.cli.screen import entry_text
-
         lines = [Text(f"{self.game.title}: your log, oldest first", style="bold")]
         lines += [entry_text(e, seat, True) for e in self.logs[seat]]
         return Group(*lines)
@@ -317,13 +315,12 @@ class TerminalMatch:
 
     def finish(self) -> None:
         viewer = self.humans[0] if len(self.humans) == 1 else None
-        # Wiped with its scrollback: the last person's hand must not stay for the others.
-        self.term.wipe()
-        self.term.release()
+        if len(self.humans) > 1:
+            # With its scrollback: the last person's hand must not stay for the others.
+            self.term.wipe()
         screen = self.screen(viewer)
         screen.turn = Text("The match is over.", style="bold")
-        width, _ = self.term.size()
-        self.out.print(compose(self.out, screen, width, None).renderable)
+        self.term.draw_final(screen)
         kinds = [self.kind(s) for s in range(len(self.seats))]
         self.out.print(
             breakdown_table(self.state.score_breakdown(), self.state.returns(), viewer, kinds)

@@ -23,7 +23,6 @@ from necropolis.cli.screen import (
     Terminal,
     board_text,
     breakdown_table,
-    compose,
     entry_text,
     seats_legend,
 )
@@ -95,9 +94,12 @@ def replay(
         term.draw(screen)
         try:
             answer = console.input("[bold]>[/] ").strip().lower()
-        except (EOFError, KeyboardInterrupt):
+        except EOFError:
             console.print()
             return
+        except KeyboardInterrupt:
+            console.print()
+            raise typer.Exit(130) from None
         if answer == "q":
             return
         if answer == "a":
@@ -116,6 +118,6 @@ def replay(
         new_from=len(states),
         turn=Text("The match is over." if done else "The match stops here.", style="bold"),
     )
-    console.print(compose(console, screen, console.width, None).renderable)
+    term.draw_final(screen, clear=pausing)
     if done:
         console.print(breakdown_table(final.score_breakdown(), final.returns(), viewer, kinds))

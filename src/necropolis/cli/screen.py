@@ -411,6 +411,15 @@ class Terminal:
         if self.live:
             self._write("\x1b[J")
 
+    def draw_final(self, screen: Screen, clear: bool = True) -> None:
+        """Draw ``screen`` as tall as it needs (from the top of a clear screen unless told
+        not to), for what is printed below it to follow (the end of a match)."""
+        if self.live and clear:
+            self._write("\x1b[H\x1b[2J")
+        composed = compose(self.console, screen, self.console.width, None)
+        self.console.print(composed.renderable, height=composed.height, crop=True)
+        self._drawn = False
+
     def wipe(self) -> None:
         """Clear the screen and the scrollback, so that nothing of the last seat is left."""
         if self.live:
