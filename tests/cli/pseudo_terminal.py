@@ -101,8 +101,8 @@ class Tty:
         on a screen drawn since the last line was sent (each drawing starts at home)."""
         bottom = self.display()[-1]
         return (
-            bottom.startswith("> ")
-            and self.screen.cursor.y == self.screen.lines - 1
+            bottom.rstrip() == ">"
+            and (self.screen.cursor.y, self.screen.cursor.x) == (self.screen.lines - 1, 2)
             and b"\x1b[H" in self.raw[self.sent_at :]
         )
 
