@@ -102,6 +102,7 @@ MESSAGES: dict[str, str] = {
     "crowbar": "{seat} forced the lock with a Crowbar",
     "lockpicking": "{seat} used Lockpicking on the lock",
     "lock_opened": "{seat} opened the lock of the {god} alcove",
+    "lock_held": "The lock of the {god} alcove held: no action left for {seat} to roll again",
     "took_idol": "{seat} took the {god} Idol",
     "cursed": "From now on the {colour} die gives {seat} no action (curse of the {god} Idol)",
     "shot": "{seat} shot {mummy}, who lies on the floor until the mummies next move",
@@ -212,6 +213,8 @@ MESSAGES: dict[str, str] = {
     "do_jump_to_mummy": "Jump {direction}, onto {mummies|a mummy|# mummies}: wounds",
     "do_jump_dodge": "Jump {direction} with Dodge, unhurt",
     "do_discard": "Discard {card}",
+    "do_discard_for_level": "Discard {card}: {cards|# card|# cards} left, wound and load"
+    " level {level}",
     "do_discard_from_bag": "Discard {card} from a Bag",
     "do_put_in_bag": "Put {card} in a Bag",
     # --- score parts and tie-breaks -----------------------------------------------------------
@@ -525,9 +528,11 @@ def _consequences(
             taker = b.node_seat
             taken[taker] = t
             log.add("took_treasure", seat=taker, god=_sarc_god(k), sarcophagus=k, card=card_term(t))
-    # a lock opened (the idol may wait for room to be made)
+    # a lock opened (the idol may wait for room to be made), or held for want of actions
     if b.lock_god >= 0 and b.alcove_idol[b.lock_god] and not a.alcove_idol[b.lock_god]:
         log.add("lock_opened", seat=b.order[b.turn_i], god=_GOD_TERMS[b.lock_god])
+    elif b.lock_god >= 0 and a.lock_god < 0 and b.node == C_LOCK_DIE:
+        log.add("lock_held", seat=b.order[b.turn_i], god=_GOD_TERMS[b.lock_god])
     # cards reaching each seat: idols and wounds (other cards were told as found or taken)
     for seat in range(b.n):
         gained = Counter(a.hand[seat]) + Counter(a.bag[seat])
@@ -691,6 +696,14 @@ def _describe(s: HorusState, seat: int, act: int) -> tuple[str, dict[str, Any], 
         return "do_put_in_bag", {"card": card_term(t)}, [f"card:{t}"]
     if A_DISCARD <= act < A_DISCARD + cp.NUM_CARD_TYPES:
         t = act - A_DISCARD
+        if node == D_WLL:
+            left = len(s.hand[seat]) - 1
+            after: dict[str, Any] = {
+                "card": card_term(t),
+                "cards": left,
+                "level": cp.WLL_TABLE[left],
+            }
+            return "do_discard_for_level", after, [f"card:{t}"]
         return "do_discard", {"card": card_term(t)}, [f"card:{t}"]
     if A_DISCARD_BAG <= act < A_DISCARD_BAG + cp.NUM_CARD_TYPES:
         t = act - A_DISCARD_BAG
