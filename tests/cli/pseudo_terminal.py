@@ -118,6 +118,12 @@ class Tty:
         self.sent_at = len(self.raw)
         self.child.send(line + "\r")
 
+    def resize(self, columns: int, lines: int) -> None:
+        """Resize the terminal, as a person dragging the window's corner does."""
+        self.sent_at = len(self.raw)
+        self.screen.resize(lines, columns)
+        self.child.setwinsize(lines, columns)
+
     def press(self, keys: str) -> None:
         """Keys without Enter (to a pager)."""
         self.sent_at = len(self.raw)

@@ -362,3 +362,19 @@ def test_replay_steps_on_the_same_screen_and_ends_with_the_breakdown(tmp_path: P
     text = tty.text()
     assert flat(state.log(1)[-1]["text"]) in flat(tty.history() + text)
     assert "wins" in text or "Nobody wins" in text
+
+
+def test_a_resized_terminal_is_laid_out_again_at_once(tmp_path: Path) -> None:
+    tty = Tty(["play", "luxor2001", "--seed", "12"], tmp_path)
+    tty.wait_input()
+    tty.resize(140, 45)
+    tty.wait_input()
+    display = tty.display()
+    assert len(display) == 45 and len(display[0]) == 140
+    check_panels_whole(display)
+    assert max(right for _, _, _, right in panels(display).values()) == 139
+    tty.send("1")  # the answer still goes through
+    tty.wait_input()
+    assert "back for the other choices" in tty.text()
+    tty.send("quit")
+    assert tty.exit_status() == 0

@@ -22,6 +22,7 @@ import random
 import secrets
 import shlex
 import shutil
+import signal
 import sys
 import time
 from datetime import datetime
@@ -81,6 +82,8 @@ first step.
 In the pager, `q` comes back to the table.
 """
 
+#: The input line's prompt.
+INPUT = "[bold]>[/] "
 #: Seconds between two redraws while bots play.
 PROGRESS_EVERY = 0.5
 
@@ -141,6 +144,8 @@ class TerminalMatch:
         }
         self.last_human: int | None = None
         self.last_draw = 0.0
+        # The screen waiting for an answer, redrawn when the terminal is resized.
+        self.waiting: Screen | None = None
 
     # --- names --------------------------------------------------------------------------
 
@@ -156,6 +161,22 @@ class TerminalMatch:
 
     def run(self) -> bool:
         """Play until the end (True) or until a person leaves (False)."""
+        if self.term.live and hasattr(signal, "SIGWINCH"):
+            signal.signal(signal.SIGWINCH, self.resized)
+        try:
+            return self._run()
+        finally:
+            if self.term.live and hasattr(signal, "SIGWINCH"):
+                signal.signal(signal.SIGWINCH, signal.SIG_DFL)
+
+    def resized(self, signum: int, frame: object) -> None:
+        """Lay the waiting screen out again for the terminal's new size."""
+        if self.waiting is not None:
+            self.term.draw(self.waiting)
+            self.out.print(INPUT, end="")
+            self.out.file.flush()
+
+    def _run(self) -> bool:
         state = self.state
         while not state.is_terminal():
             seat = state.current_player()
@@ -250,11 +271,14 @@ class TerminalMatch:
             self.term.draw(screen)
             self.last_draw = time.monotonic()
             message = None
+            self.waiting = screen
             try:
-                text = self.out.input("[bold]>[/] ").strip()
+                text = self.out.input(INPUT).strip()
             except EOFError:
                 self.out.print()
                 return None
+            finally:
+                self.waiting = None
             if not text:
                 continue
             command, _, rest = text.partition(" ")
