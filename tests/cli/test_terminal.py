@@ -154,6 +154,7 @@ def play_prompts(tty: Tty, cwd: Path, seat: int, prompts: int | None, name: str)
         tty.until(lambda: tty.at_input() or END in tty.text(), "a prompt or the end")
         if "back for the other choices" in tty.text():  # the second step
             if answered == 0:
+                capture(tty, f"{name}-second-step")
                 tty.send("back")
                 tty.wait_input()
                 assert "back for the other choices" not in tty.text()
