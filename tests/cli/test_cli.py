@@ -99,6 +99,24 @@ def test_hot_seat_asks_to_pass_the_screen(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize(
+    ("args", "seats"),
+    [
+        (("--seats", "human"), ["human", "easy"]),  # too few: the game's default count
+        (("--seats", "random,human"), ["random", "human"]),  # enough: as given
+        (("-o", "players=3"), ["human", "easy", "easy"]),
+        (("--seats", "human,random", "-o", "players=4"), ["human", "random", "easy", "easy"]),
+    ],
+)
+def test_seats_left_out_are_filled_with_the_default_bot(
+    tmp_path: Path, args: tuple[str, ...], seats: list[str]
+) -> None:
+    path = tmp_path / "m.json"
+    code, out = run("play", "highcard", *args, "--save", str(path), input="quit\n")
+    assert code == 0, out
+    assert MatchRecord.load(path).seats == seats
+
+
+@pytest.mark.parametrize(
     ("args", "message"),
     [
         (("play", "chess"), "no game called 'chess'"),
@@ -107,7 +125,7 @@ def test_hot_seat_asks_to_pass_the_screen(tmp_path: Path) -> None:
         (("play", "highcard", "-o", "players=many"), "whole number"),
         (("play", "highcard", "-o", "colour=red"), "no option 'colour'"),
         (("play", "highcard", "-o", "redraws"), "name=value"),
-        (("play", "highcard", "--seats", "human"), "players"),
+        (("play", "highcard", "--seats", "human", "-o", "players=1"), "players"),
         (("replay", "/nonexistent.json"), "cannot read"),
         (("simulate", "highcard", "--bots", "random,random,random"), "3 bots for 2 players"),
     ],

@@ -422,7 +422,8 @@ def _seat_names(game_id: str, seats: str | None, options: dict[str, object]) -> 
     names = _parse_seats(seats, None) if seats is not None else [HUMAN]
     wanted = options.get("players")
     if wanted is None:
-        count = len(names) if seats is not None else cls.default_players
+        # Seats enough for a match stand as given; fewer are joined by the default bot.
+        count = len(names) if len(names) >= cls.min_players else cls.default_players
     else:
         text = str(wanted).strip()
         if not text.isdigit():
