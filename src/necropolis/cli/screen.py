@@ -295,7 +295,6 @@ def compose(console: Console, screen: Screen, width: int, height: int | None) ->
         least = min(wanted_rows, CHOICE_ROWS)
         rows = max(least, min(wanted_rows, height - fixed - top_wanted))
         rows = max(0, min(rows, height - fixed - 5))
-        top = height - fixed - rows
 
     # One column of long choices wraps each onto several lines when they all fit so;
     # otherwise every choice keeps one line (cut with an ellipsis) and they are paged.
