@@ -41,10 +41,10 @@ def test_play_human_against_bot_to_the_end(tmp_path: Path) -> None:
         input="what\n9\nhelp\n1\n",
     )
     assert code == 0, out
-    assert "No legal action matches 'what'" in out
-    assert "There is no action 9: choose 1 to 2." in out
-    assert "Type the number of an action" in out
-    assert "Final scores" in out
+    assert "No choice matches 'what'" in out
+    assert "There is no choice 9: choose 1 to 2." in out
+    assert "Type the number of a choice" in out
+    assert "Scores" in out and "how the points were made" in out
     record = load_match(path)
     assert record.final_state().is_terminal()
     assert record.seats == ["human", "random"] and record.seed == 3
@@ -99,14 +99,33 @@ def test_hot_seat_asks_to_pass_the_screen(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize(
+    ("args", "seats"),
+    [
+        (("--seats", "human"), ["human", "easy"]),  # too few: the game's default count
+        (("--seats", "random,human"), ["random", "human"]),  # enough: as given
+        (("-o", "players=3"), ["human", "easy", "easy"]),
+        (("--seats", "human,random", "-o", "players=4"), ["human", "random", "easy", "easy"]),
+    ],
+)
+def test_seats_left_out_are_filled_with_the_default_bot(
+    tmp_path: Path, args: tuple[str, ...], seats: list[str]
+) -> None:
+    path = tmp_path / "m.json"
+    code, out = run("play", "highcard", *args, "--save", str(path), input="quit\n")
+    assert code == 0, out
+    assert MatchRecord.load(path).seats == seats
+
+
+@pytest.mark.parametrize(
     ("args", "message"),
     [
         (("play", "chess"), "no game called 'chess'"),
         (("play", "highcard", "--seats", "human,wizard"), "unknown seat 'wizard'"),
-        (("play", "highcard", "--seats", "human,random", "-o", "players=3"), "names 2 seats"),
+        (("play", "highcard", "--seats", "human,random,random", "-o", "players=2"), "names 3"),
+        (("play", "highcard", "-o", "players=many"), "whole number"),
         (("play", "highcard", "-o", "colour=red"), "no option 'colour'"),
         (("play", "highcard", "-o", "redraws"), "name=value"),
-        (("play", "highcard", "--seats", "human"), "players"),
+        (("play", "highcard", "--seats", "human", "-o", "players=1"), "players"),
         (("replay", "/nonexistent.json"), "cannot read"),
         (("simulate", "highcard", "--bots", "random,random,random"), "3 bots for 2 players"),
     ],
@@ -123,9 +142,9 @@ def test_replay_all_and_reveal(tmp_path: Path) -> None:
     run("play", "highcard", "--seats", "random,random", "--seed", "8", "--save", str(path))
     code, out = run("replay", str(path), "--all")
     assert code == 0, out
-    assert "a hidden chance event" in out and "Scores:" in out
+    assert "A hidden chance event" in out and "Scores" in out
     code, out = run("replay", str(path), "--all", "--reveal")
-    assert code == 0 and "card " in out
+    assert code == 0 and "Card 4" in out
 
 
 def test_simulate_summarises(tmp_path: Path) -> None:

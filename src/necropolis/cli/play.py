@@ -1,41 +1,93 @@
 """``necropolis play``: a match at the terminal, people and bots at the same table.
 
-A person sees only their seat's view, rendered by the game, and a numbered list of
-their legal actions; an action is chosen by its number or by its text. Everything else
-at the prompt (``save``, ``board``, ``help``, ``quit``) is a command, and bad input gets
-a message and the prompt again. Nothing is lost: quitting, Ctrl-C or end of input saves
-the match record first, and ``--resume`` continues from it. With several people at one
-screen (hot seat) the table asks to pass the screen before showing a private view.
+Each person is shown one screen (see :mod:`necropolis.cli.screen`): the game's drawing of
+their seat's view, their own log with what is new since their last turn in bright text,
+whose turn it is with what they are asked, and their choices, numbered, from the game's
+action descriptors (two steps for a long list: see :mod:`necropolis.cli.choices`). A
+choice is taken by its number or a unique part of its text; ``board``, ``log``, ``rules``,
+``help``, ``save`` and ``quit`` are commands, and bad input gets a message on the same
+screen. Nothing is lost: quitting, Ctrl-C (which exits with status 130) or the end of the
+input saves the match record first, and ``--resume`` continues from it; a finished match
+is saved under ``matches/``. With several people at one screen (hot seat) the screen and
+its scrollback are wiped before it is passed on.
+
+The match runs on the true state, as any driver does, but a person is only ever shown
+what their seat may know: its view, its own log, its prompt and its descriptors.
 """
 
 from __future__ import annotations
 
+import os
 import random
 import secrets
+import shlex
+import shutil
+import signal
+import sys
+import time
 from datetime import datetime
 from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.console import Console
+from rich.columns import Columns
+from rich.console import Console, Group
+from rich.markdown import Markdown
 from rich.markup import escape
-from rich.table import Table
+from rich.text import Text
 
 from necropolis.bots import BOTS, make_bot
+from necropolis.cli.choices import Choice, Menu, Opened, Picked, Refused
 from necropolis.cli.common import console, fail, open_game, parse_options
+from necropolis.cli.screen import (
+    Screen,
+    Terminal,
+    board_text,
+    breakdown_table,
+    entry_text,
+    seat_colour,
+    seats_legend,
+)
 from necropolis.engine.driver import Player, player_rngs, sample_chance
-from necropolis.engine.errors import IllegalActionError, MatchRecordError
+from necropolis.engine.errors import MatchRecordError, NecropolisError
+from necropolis.engine.language import LogEntry
 from necropolis.engine.protocol import CHANCE, Game, State
 from necropolis.engine.record import MatchRecord
 from necropolis.engine.seat import SeatWindow
+from necropolis.games import game_class
 
 HUMAN = "human"
+#: Who fills the seats that the command line leaves open.
+DEFAULT_BOT = "easy"
+#: The exit status after Ctrl-C, as a shell reports a process ended by SIGINT.
+INTERRUPTED = 130
+
 HELP = """\
-Type the number of an action, or its text. Other commands:
-  board         show the board again
-  save [FILE]   write the match record (to FILE, or the match's file)
-  quit          save and leave; resume later with: necropolis play --resume FILE
-  help          this text"""
+# Commands
+
+Type the **number** of a choice, or a **part of its text** that only it has.
+When the choices come in two steps (a card, then where it goes), `back` returns to the
+first step.
+
+| command | what it does |
+| --- | --- |
+| `board` | show the whole board (scroll it when it is bigger than the screen) |
+| `log` | the whole log of your seat, oldest first |
+| `rules` | the rules of the game, in short |
+| `more` | the next page of choices, when they do not all fit |
+| `save [FILE]` | write the match record (to FILE, or the match's own file) |
+| `quit` | save and leave; the match can be taken up again later |
+| `help` | this page |
+
+In the pager, `q` comes back to the table.
+"""
+
+#: The input line's prompt.
+INPUT = "[bold]>[/] "
+#: Seconds between two redraws while bots play.
+PROGRESS_EVERY = 0.5
+
+HINT = "Type a number or part of a choice's text · help for commands"
 
 
 def default_record_path(game_id: str) -> Path:
@@ -43,12 +95,20 @@ def default_record_path(game_id: str) -> Path:
     return Path("matches") / f"{game_id}-{stamp}.json"
 
 
-def seat_label(seat: int, seats: list[str]) -> str:
-    return f"Seat {seat} ({seats[seat]})"
+def resume_hint(path: Path) -> str:
+    """A command that takes the match up again, written so that it works as typed here."""
+    program = "necropolis"
+    invoked = Path(sys.argv[0]) if sys.argv and sys.argv[0] else None
+    if invoked is not None and invoked.name == "necropolis" and shutil.which("necropolis") is None:
+        # Not on PATH (a virtual environment that is not activated, as ./play runs it).
+        program = str(invoked) if invoked.is_absolute() else os.path.relpath(invoked)
+        if "/" not in program:
+            program = f"./{program}"
+    return f"{shlex.quote(program)} play --resume {shlex.quote(str(path))}"
 
 
 class TerminalMatch:
-    """One match at the terminal; holds the true state but shows each seat its view."""
+    """One match at the terminal; holds the true state but shows each seat its own side."""
 
     def __init__(
         self,
@@ -61,11 +121,9 @@ class TerminalMatch:
         self.record = record
         self.path = path
         self.out = out
+        self.term = Terminal(out)
         self.seats = record.seats
         self.humans = [i for i, name in enumerate(self.seats) if name == HUMAN]
-        # With one person the narration is told from their seat; with several at one
-        # screen, from a spectator's, so that nobody's secrets are said aloud.
-        self.narrator: int | None = self.humans[0] if len(self.humans) == 1 else None
         self.bots: dict[int, Player] = {
             i: make_bot(name) for i, name in enumerate(self.seats) if name != HUMAN
         }
@@ -76,133 +134,226 @@ class TerminalMatch:
         self.chance_rng = random.Random(seed if not done else f"{seed}:{done}")
         self.rngs = player_rngs(seed + done, len(self.seats))
         self.state: State = record.final_state()
+        # Each person's log, built once and then extended action by action.
+        self.logs: dict[int, list[LogEntry]] = {s: self.state.log(s) for s in self.humans}
+        # The history index from which a seat's log entries are new to it: what followed
+        # its last decision (a resumed match tells what happened since then).
+        self.seen: dict[int, int] = {
+            s: max((e["index"] + 1 for e in self.logs[s] if e["seat"] == s), default=0)
+            for s in self.humans
+        }
         self.last_human: int | None = None
+        self.last_draw = 0.0
+        # The screen waiting for an answer, redrawn when the terminal is resized.
+        self.waiting: Screen | None = None
 
-    # --- the loop ---------------------------------------------------------------------
+    # --- names --------------------------------------------------------------------------
+
+    def kind(self, seat: int) -> str:
+        name = self.seats[seat]
+        return "at this screen" if name == HUMAN else f"{name} bot"
+
+    def header(self, viewer: int | None) -> Columns:
+        kinds = [self.kind(s) for s in range(len(self.seats))]
+        return seats_legend(kinds, viewer)
+
+    # --- the loop -----------------------------------------------------------------------
 
     def run(self) -> bool:
-        """Play until the end (True) or until a person quits (False)."""
+        """Play until the end (True) or until a person leaves (False)."""
+        if self.term.live and hasattr(signal, "SIGWINCH"):
+            signal.signal(signal.SIGWINCH, self.resized)
+        try:
+            return self._run()
+        finally:
+            if self.term.live and hasattr(signal, "SIGWINCH"):
+                signal.signal(signal.SIGWINCH, signal.SIG_DFL)
+
+    def resized(self, signum: int, frame: object) -> None:
+        """Lay the waiting screen out again for the terminal's new size."""
+        if self.waiting is not None:
+            self.term.draw(self.waiting)
+            self.out.print(INPUT, end="")
+            self.out.file.flush()
+
+    def _run(self) -> bool:
         state = self.state
         while not state.is_terminal():
             seat = state.current_player()
             if seat == CHANCE:
                 action = sample_chance(state, self.chance_rng)
-                self.narrate(f"  · {state.describe_action(action, self.narrator)}")
             elif seat in self.bots:
+                self.show_progress(seat)
                 action = self.bots[seat].choose(SeatWindow(state, seat), self.rngs[seat])
-                said = state.describe_action(action, self.narrator)
-                self.narrate(f"{seat_label(seat, self.seats)}: {said}")
             else:
                 chosen = self.ask(seat)
                 if chosen is None:
-                    self.save(self.path)
-                    self.out.print(
-                        f"Resume with: necropolis play --resume {self.path}", soft_wrap=True
-                    )
                     return False
                 action = chosen
-            state.apply_action(action)
-            self.record.actions.append(action)
+                self.seen[seat] = state.move_number() + 1
+            self.apply(action)
         self.finish()
         return True
 
-    def narrate(self, text: str) -> None:
-        self.out.print(escape(text))
+    def apply(self, action: int) -> None:
+        before = self.state.clone()
+        self.state.apply_action(action)
+        self.record.actions.append(action)
+        for seat in self.humans:
+            self.logs[seat].extend(self.state.narrate(before, action, seat))
 
-    def show_board(self, seat: int | None) -> None:
-        self.out.print(self.game.render_view(self.state.view(seat)))
+    def show_progress(self, bot: int) -> None:
+        """While bots play, redraw the last person's screen now and then, so that their
+        moves appear as they are made (and a slow bot is seen thinking)."""
+        viewer = self.last_human
+        if viewer is None and len(self.humans) == 1:
+            viewer = self.humans[0]
+        now = time.monotonic()
+        if not self.term.live or viewer is None or now - self.last_draw < PROGRESS_EVERY:
+            return
+        screen = self.screen(viewer)
+        screen.turn = Text("● ", style=seat_colour(bot))
+        screen.turn.append(f"Player {bot + 1}", style=f"bold {seat_colour(bot)}")
+        screen.turn.append(f" ({self.kind(bot)}) is thinking…")
+        screen.hint = Text("Ctrl-C saves the match and leaves", style="dim")
+        self.term.draw(screen)
+        self.last_draw = now
+
+    # --- asking a person ----------------------------------------------------------------
+
+    def screen(self, seat: int | None) -> Screen:
+        """What ``seat`` sees now (None: the table as any spectator sees it)."""
+        log = self.logs[seat] if seat is not None else self.state.log(None)
+        return Screen(
+            header=self.header(seat),
+            board=board_text(self.game.render_view(self.state.view(seat))),
+            title=self.game.title,
+            log=log,
+            viewer=seat,
+            new_from=self.seen.get(seat, 0) if seat is not None else 0,
+        )
+
+    def pass_screen(self, seat: int) -> bool:
+        """Wipe the screen and its scrollback and wait for ``seat``'s person; False: leave."""
+        self.term.wipe()
+        invite = Text("Pass the screen to ")
+        invite.append(f"Player {seat + 1}", style=f"bold {seat_colour(seat)}")
+        invite.append(" — press Enter")
+        self.out.print(invite)
+        try:
+            self.out.input("")
+        except EOFError:
+            return False
+        return True
 
     def ask(self, seat: int) -> int | None:
-        """The action a person picks for ``seat``, or None when they quit."""
-        if len(self.humans) > 1 and self.last_human != seat:
-            self.out.rule(f"{seat_label(seat, self.seats)}: your turn")
-            try:
-                self.out.input("Pass the screen to this seat, then press Enter. ")
-            except (EOFError, KeyboardInterrupt):
-                return None
+        """The action a person picks for ``seat``; None when they leave."""
+        if len(self.humans) > 1 and self.last_human != seat and not self.pass_screen(seat):
+            return None
         self.last_human = seat
-        self.show_board(seat)
-        self.list_actions()
+        menu = Menu([self.state.action_info(a) for a in self.state.legal_actions(seat)])
+        group: Choice | None = None
+        page = 0
+        message: Text | None = None
+        new = sum(1 for e in self.logs[seat] if int(e["index"]) >= self.seen[seat])
+        if len(self.humans) > 1 and self.seen[seat] and new:
+            message = Text(
+                f"{new} {'thing' if new == 1 else 'things'} happened since your last turn:"
+                " bright in the log.",
+            )
         while True:
+            screen = self.screen(seat)
+            screen.turn = self.turn_line(seat)
+            screen.choices = menu.inside(group) if group is not None else menu.top
+            screen.page = page
+            hint = HINT if group is None else f"{group.label} · back for the other choices"
+            screen.hint = message if message is not None else Text(hint, style="dim")
+            self.term.draw(screen)
+            self.last_draw = time.monotonic()
+            message = None
+            self.waiting = screen
             try:
-                text = self.out.input(f"[bold]{seat_label(seat, self.seats)}[/] > ").strip()
-            except (EOFError, KeyboardInterrupt):
+                text = self.out.input(INPUT).strip()
+            except EOFError:
                 self.out.print()
                 return None
-            action = self.interpret(text, seat)
-            if action is not None:
-                return action if action >= 0 else None
+            finally:
+                self.waiting = None
+            if not text:
+                continue
+            command, _, rest = text.partition(" ")
+            command = command.lower()
+            if command in ("help", "?"):
+                self.term.page(_markdown(HELP))
+            elif command == "board":
+                self.term.page(screen.board)
+            elif command == "log":
+                self.term.page(self.whole_log(seat))
+            elif command == "rules":
+                self.term.page(_markdown(self.game.rules_summary()))
+            elif command == "more":
+                page += 1
+            elif command == "save":
+                message = self.save(Path(rest.strip()) if rest.strip() else self.path)
+            elif command in ("quit", "exit"):
+                return None
+            else:
+                answer = menu.answer(text, group)
+                if isinstance(answer, Picked):
+                    return answer.action
+                if isinstance(answer, Opened):
+                    group, page = answer.group, 0
+                elif isinstance(answer, Refused):
+                    message = Text(answer.reason, style="bold yellow")
 
-    def list_actions(self) -> None:
-        for number, action in enumerate(self.state.legal_actions(), 1):
-            self.out.print(f"  [cyan]{number:>3}[/]  {escape(self.state.action_to_string(action))}")
+    def turn_line(self, seat: int) -> Text:
+        line = Text("● ", style=seat_colour(seat))
+        line.append(f"Your turn (Player {seat + 1})", style=f"bold {seat_colour(seat)}")
+        prompt = self.state.prompt(seat)
+        if prompt is not None and prompt.get("text"):
+            line.append(": ")
+            line.append(str(prompt["text"]))
+        return line
 
-    def interpret(self, text: str, seat: int) -> int | None:
-        """An action for ``text``; -1 to quit; None to ask again (after saying why)."""
-        if not text:
-            return None
-        word, _, rest = text.partition(" ")
-        command = word.lower()
-        if command in ("help", "?"):
-            self.out.print(escape(HELP))
-            return None
-        if command in ("board", "b"):
-            self.show_board(seat)
-            self.list_actions()
-            return None
-        if command == "save":
-            self.save(Path(rest.strip()) if rest.strip() else self.path)
-            return None
-        if command in ("quit", "exit", "q"):
-            return -1
-        legal = self.state.legal_actions()
-        if text.isdigit():
-            number = int(text)
-            if 1 <= number <= len(legal):
-                return legal[number - 1]
-            self.out.print(f"There is no action {number}: choose 1 to {len(legal)}.")
-            return None
-        try:
-            return self.state.string_to_action(text)
-        except IllegalActionError:
-            pass
-        # A unique part of an action's text is enough.
-        lowered = text.lower()
-        matches = [a for a in legal if lowered in self.state.action_to_string(a).lower()]
-        if len(matches) == 1:
-            return matches[0]
-        if matches:
-            self.out.print(
-                f"{len(matches)} actions match {escape(text)!r}; say more, or use a number."
-            )
-        else:
-            self.out.print(f"No legal action matches {escape(text)!r}. Type help for commands.")
-        return None
+    def whole_log(self, seat: int) -> Group:
+        lines = [Text(f"{self.game.title}: your log, oldest first", style="bold")]
+        lines += [entry_text(e, seat, True) for e in self.logs[seat]]
+        return Group(*lines)
 
-    def save(self, path: Path) -> None:
+    # --- saving and the end -------------------------------------------------------------
+
+    def save(self, path: Path) -> Text:
+        """Write the record to ``path``; what happened, to show."""
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
             self.record.save(path)
         except OSError as exc:
-            self.out.print(f"Could not save to {escape(str(path))}: {exc.strerror or exc}")
-            return
-        self.out.print(f"Match record saved to {escape(str(path))}", soft_wrap=True)
+            return Text(f"Could not save to {path}: {exc.strerror or exc}", style="bold red")
+        return Text(f"Match record saved to {path}")
+
+    def leave(self) -> None:
+        """Save, and say how to come back (after a quit, the end of input or Ctrl-C)."""
+        self.term.release()
+        self.out.print(self.save(self.path), soft_wrap=True)
+        self.out.print(f"Resume with: {escape(resume_hint(self.path))}", soft_wrap=True)
 
     def finish(self) -> None:
-        self.out.rule("The match is over")
-        self.show_board(None)
-        table = Table(title="Final scores")
-        table.add_column("seat")
-        table.add_column("score", justify="right")
-        table.add_column("result")
-        returns = self.state.returns()
-        for seat, score in enumerate(self.state.scores()):
-            result = "wins" if returns[seat] == 1 else "shares the win" if returns[seat] else ""
-            table.add_row(seat_label(seat, self.seats), f"{score:g}", result)
-        self.out.print(table)
-        if not any(returns):
-            self.out.print("Nobody wins this match.")
-        self.save(self.path)
+        viewer = self.humans[0] if len(self.humans) == 1 else None
+        if len(self.humans) > 1:
+            # With its scrollback: the last person's hand must not stay for the others.
+            self.term.wipe()
+        screen = self.screen(viewer)
+        screen.turn = Text("The match is over.", style="bold")
+        self.term.draw_final(screen)
+        kinds = [self.kind(s) for s in range(len(self.seats))]
+        self.out.print(
+            breakdown_table(self.state.score_breakdown(), self.state.returns(), viewer, kinds)
+        )
+        self.out.print(self.save(self.path), soft_wrap=True)
+
+
+def _markdown(text: str) -> Markdown:
+    return Markdown(text)
 
 
 def play(
@@ -214,7 +365,8 @@ def play(
         typer.Option(
             "--seats",
             "-s",
-            help=f"one entry per seat, comma-separated: {HUMAN} or a bot ({', '.join(BOTS)})",
+            help=f"one entry per seat, comma-separated: {HUMAN} or a bot ({', '.join(BOTS)});"
+            f" seats left out are played by the {DEFAULT_BOT} bot",
         ),
     ] = None,
     seed: Annotated[
@@ -245,15 +397,41 @@ def play(
         if game_id is None:
             raise fail("name a game to play, e.g. necropolis play luxor2001")
         options = parse_options(option)
-        names = _parse_seats(seats or f"{HUMAN},random", None)
-        if "players" in options and str(options["players"]) != str(len(names)):
-            raise fail(f"--seats names {len(names)} seats but players={options['players']}")
+        names = _seat_names(game_id, seats, options)
         options["players"] = len(names)
         game = open_game(game_id, options)
         record = MatchRecord.start(game, names, seed if seed is not None else _fresh_seed())
         path = save or default_record_path(game.id)
-    console.rule(f"{game.title}: {', '.join(record.seats)}  (seed {record.seed})")
-    TerminalMatch(game, record, path).run()
+    match = TerminalMatch(game, record, path)
+    try:
+        finished = match.run()
+    except KeyboardInterrupt:
+        console.file.write("\n")  # ^C leaves the cursor after the typed text
+        match.leave()
+        raise typer.Exit(INTERRUPTED) from None
+    if not finished:
+        match.leave()
+
+
+def _seat_names(game_id: str, seats: str | None, options: dict[str, object]) -> list[str]:
+    """Who sits where: the seats given, then the default bot up to the players asked for."""
+    try:
+        cls = game_class(game_id)
+    except NecropolisError as exc:
+        raise fail(str(exc)) from None
+    names = _parse_seats(seats, None) if seats is not None else [HUMAN]
+    wanted = options.get("players")
+    if wanted is None:
+        # Seats enough for a match stand as given; fewer are joined by the default bot.
+        count = len(names) if len(names) >= cls.min_players else cls.default_players
+    else:
+        text = str(wanted).strip()
+        if not text.isdigit():
+            raise fail(f"players must be a whole number, not {wanted!r}")
+        count = int(text)
+        if len(names) > count:
+            raise fail(f"--seats names {len(names)} seats but players={wanted}")
+    return names + [DEFAULT_BOT] * (count - len(names))
 
 
 def _parse_seats(text: str, expected: int | None) -> list[str]:
