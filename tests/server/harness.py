@@ -331,7 +331,7 @@ class SyncSeat(_Record):
     def connect(
         cls, server: Server, table_id: str, token: str, version: int | None = None
     ) -> SyncSeat:
-        socket = sync_connect(server.ws_url(table_id), open_timeout=MESSAGE_TIMEOUT)
+        socket = sync_connect(server.ws_url(table_id), open_timeout=MESSAGE_TIMEOUT, legacy=True)
         seat = cls(socket)
         socket.send(_hello(token, version))
         first = seat.recv()

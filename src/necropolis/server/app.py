@@ -586,6 +586,9 @@ async def _write(websocket: WebSocket, live: LiveTable, connection: Connection) 
             text = item.model_dump_json()
         try:
             await websocket.send_text(text)
+            if isinstance(item, ErrorMessage):
+                await websocket.close(code=1008)
+                return
         except Exception:
             return
 
@@ -616,7 +619,9 @@ async def _read(
         if allowance < 1.0:
             over += 1
             if over > FLOOD:
-                await _send_error(websocket, "protocol", "Too many messages: closing.")
+                # Through the outbox, so that the refusals already queued go first.
+                flood = {"code": "protocol", "message": "Too many messages: closing."}
+                connection.put(ErrorMessage.model_validate(flood))
                 return
             _refuse(live, connection, "rate_limited", "Too many messages: slow down.")
             continue
