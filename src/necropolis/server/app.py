@@ -524,7 +524,7 @@ async def _send_error(websocket: WebSocket, code: str, message: str) -> None:
     error = ErrorMessage.model_validate({"code": code, "message": message})
     with contextlib.suppress(Exception):
         await websocket.send_text(error.model_dump_json())
-        await websocket.close(code=1008 if code != "no_such_table" else 1000)
+        await websocket.close(code=1008)
 
 
 async def _serve_socket(service: Tables, websocket: WebSocket, table_id: str) -> None:
