@@ -317,3 +317,25 @@ def test_db_upgrade_command(tmp_path: Path) -> None:
     engine = create_engine(url)
     assert {"tables", "table_actions", "alembic_version"} <= set(inspect(engine).get_table_names())
     engine.dispose()
+
+
+def test_the_built_front_end_is_served_with_a_page_fallback(tmp_path: Path) -> None:
+    static = tmp_path / "static"
+    (static / "assets").mkdir(parents=True)
+    (static / "index.html").write_text("<!doctype html><title>table</title>")
+    (static / "assets" / "app.js").write_text("console.log('board')")
+    (tmp_path / "secret.txt").write_text("not served")
+    url = f"sqlite:///{tmp_path / 'tables.sqlite3'}"
+    with running_server(url, env={"NECROPOLIS_STATIC_DIR": str(static)}) as server:
+        for page in ("/", "/t/abc", "/replay/abc", "/lobby"):
+            response = server.get(page)
+            assert response.status_code == 200 and "<title>table</title>" in response.text
+        assert server.get("/assets/app.js").text == "console.log('board')"
+        assert "not served" not in server.get("/assets/../../secret.txt").text
+        assert "not served" not in server.get("/%2e%2e/secret.txt").text
+        missing = server.get("/api/unknown")
+        assert missing.status_code == 404 and missing.json()["error"]["code"] == "not_found"
+    # Without a build, every page says how to make one.
+    with running_server(url, env={"NECROPOLIS_STATIC_DIR": str(tmp_path / "none")}) as server:
+        page = server.get("/t/abc")
+        assert page.status_code == 200 and "scripts/setup" in page.text

@@ -81,6 +81,8 @@ class Settings:
     bot_workers: int = 2
     host: str = "127.0.0.1"
     port: int = 8000
+    #: The built front-end (``index.html`` and its assets).
+    static_dir: Path = STATIC
     #: Called once the server is ready (the CLI prints its address).
     on_ready: list[Any] = field(default_factory=list)
 
@@ -322,12 +324,13 @@ def create_app(settings: Settings) -> FastAPI:
     async def front_end(path: str) -> Response:
         if path.startswith(("api/", "ws/")) or path in ("api", "ws"):
             raise ApiError(404, "not_found", "There is nothing here.")
-        index = STATIC / "index.html"
+        static = settings.static_dir
+        index = static / "index.html"
         if not index.is_file():
             return HTMLResponse(NOT_BUILT)
         if path:
-            wanted = (STATIC / path).resolve()
-            if wanted.is_relative_to(STATIC.resolve()) and wanted.is_file():
+            wanted = (static / path).resolve()
+            if wanted.is_relative_to(static.resolve()) and wanted.is_file():
                 return FileResponse(wanted)
         # Every other path is a page of the single-page application.
         return FileResponse(index, headers={"Cache-Control": "no-cache"})

@@ -207,6 +207,8 @@ class Tables:
                 "stale_version", f"The table moved on to version {live.version}: see the new state."
             )
         live.apply(seat, action)
+        live.row.version = live.version
+        live.row.updated = now()
         return None
 
     async def _told(self, live: LiveTable) -> None:
