@@ -149,7 +149,7 @@ def on_state(
         table.seen.pop(stale, None)
     if actions and version not in table.acted_at:
         choice = random.choice(actions)
-        action = int(choice["id"] if isinstance(choice, dict) else choice)
+        action = int(choice["action"])
         delay = random.uniform(0.5, 1.5) * run.think
         asyncio.get_running_loop().call_later(
             delay, lambda: asyncio.ensure_future(act(run, table, client, action, version))
