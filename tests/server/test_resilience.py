@@ -31,7 +31,8 @@ from tests import realservers
 from tests.server.harness import Server, start_server
 from tests.tableclient import Message, SeatClient, create_table
 
-KILLS = int(__import__("os").environ.get("NECROPOLIS_KILLS", "20"))
+#: SIGKILLs per test; each costs a server start (a few seconds on a loaded machine).
+KILLS = 20
 
 
 @contextlib.contextmanager
@@ -218,11 +219,6 @@ async def kill_and_restart(server: Server, kills: int, rng: random.Random) -> No
             await people.close_all()
             await people.connect_all()
     assert bot_turn_checks > 0, "no round left a table waiting for a bot"
-    print(
-        "DEBUG",
-        bot_turn_checks,
-        [(s.table_id[:6], s.seat, s.versions[-1], len(s.versions)) for s in seats],
-    )
 
     # Every table resumed: each one still playing moves on after the last restart.
     playing_tables = {s.table_id: s for s in seats if s.last and s.last["status"] == "playing"}
