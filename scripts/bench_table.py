@@ -116,7 +116,10 @@ class Table:
 @dataclass
 class Run:
     think: float
+    #: People act only once every connection is open, so opening is not slowed by play.
+    playing: bool = False
     measuring: bool = False
+    tasks: set[asyncio.Task[None]] = field(default_factory=set)
     latencies: list[float] = field(default_factory=list)
     person_actions: int = 0
     versions_at_start: dict[str, int] = field(default_factory=dict)
@@ -141,19 +144,30 @@ def on_state(
     if state.get("status") == "finished":
         table.finished = True
         return
-    actions = state.get("actions") or []
     # An act lost to a stale version (another seat was first) is timed until its table
     # moves past it; a version nobody will see again is forgotten after a while.
     for stale in [v for v, sent in table.pending.items() if now - sent > 30]:
         table.pending.pop(stale, None)
         table.seen.pop(stale, None)
-    if actions and version not in table.acted_at:
-        choice = random.choice(actions)
-        action = int(choice["action"])
-        delay = random.uniform(0.5, 1.5) * run.think
-        asyncio.get_running_loop().call_later(
-            delay, lambda: asyncio.ensure_future(act(run, table, client, action, version))
-        )
+    if run.playing:
+        maybe_act(run, table, client, state)
+
+
+def maybe_act(run: Run, table: Table, client: SeatClient, state: Message) -> None:
+    """If the seat may act, act a random moment later, as a person would."""
+    actions = state.get("actions") or []
+    version = int(state["version"])
+    if not actions or version in table.acted_at or state.get("status") != "playing":
+        return
+    action = int(random.choice(actions)["action"])
+    delay = random.uniform(0.5, 1.5) * run.think
+
+    def later() -> None:
+        task = asyncio.ensure_future(act(run, table, client, action, version))
+        run.tasks.add(task)
+        task.add_done_callback(run.tasks.discard)
+
+    asyncio.get_running_loop().call_later(delay, later)
 
 
 async def act(run: Run, table: Table, client: SeatClient, action: int, version: int) -> None:
@@ -202,7 +216,12 @@ async def loop_lag(samples: list[float], stop: asyncio.Event) -> None:
 
 
 async def level(
-    base: str, connections: int, seconds: float, think: float, games: list[str]
+    base: str,
+    connections: int,
+    seconds: float,
+    think: float,
+    games: list[str],
+    connect_timeout: float = 300,
 ) -> dict[str, Any]:
     people = 2
     run = Run(think=think)
@@ -224,8 +243,20 @@ async def level(
             async with semaphore:
                 await client.connect(timeout=120)
 
-        await asyncio.gather(*(connect(client) for client in clients))
+        try:
+            await asyncio.wait_for(
+                asyncio.gather(*(connect(client) for client in clients)), connect_timeout
+            )
+        except TimeoutError:
+            raise SystemExit(
+                f"opening {len(clients)} connections took more than {connect_timeout} s"
+            ) from None
         opened = time.monotonic() - opening
+        run.playing = True
+        for table in tables:
+            for client in table.clients:
+                if client.state is not None:
+                    maybe_act(run, table, client, client.state)
         # Warm up: let every table make its first moves before measuring.
         await asyncio.sleep(min(3.0, seconds / 4))
         lag: list[float] = []
@@ -236,6 +267,7 @@ async def level(
         started = time.monotonic()
         await asyncio.sleep(seconds)
         run.measuring = False
+        run.playing = False
         elapsed = time.monotonic() - started
         stop.set()
         await lag_task
