@@ -2,10 +2,12 @@
 import type { Component } from "svelte";
 import GenericBoard from "./GenericBoard.svelte";
 import HorusBoard from "./HorusBoard.svelte";
+import LuxorBoard from "./LuxorBoard.svelte";
 import type { BoardProps } from "./types";
 
 export const boards: Record<string, Component<BoardProps>> = {
   horus: HorusBoard,
+  luxor: LuxorBoard,
 };
 
 export function boardFor(game: string): Component<BoardProps> {
