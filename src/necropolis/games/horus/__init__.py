@@ -16,8 +16,8 @@ from necropolis.engine.protocol import View
 from necropolis.games.horus import components as cp
 from necropolis.games.horus import narration
 from necropolis.games.horus.codes import MAX_ROUNDS, NUM_ACTIONS
+from necropolis.games.horus.screen import render
 from necropolis.games.horus.state import HorusState
-from necropolis.games.horus.text import render
 from necropolis.games.horus.view import OBSERVATION_SIZE, encode
 
 if TYPE_CHECKING:
