@@ -22,8 +22,8 @@ for name in "${names[@]}"; do
     h=${HEIGHT_SHOT:-1400}
     /usr/bin/chromium --headless --no-sandbox --disable-gpu --disable-background-networking \
       --disable-component-update --no-first-run --hide-scrollbars --force-device-scale-factor=1 \
-      --screenshot="$out/$name-$lang-$w.png" --window-size="$w,$h" \
+      --screenshot="$out/$name${PICK_SHOT:+-picked}-$lang-$w.png" --window-size="$w,$h" \
       "http://127.0.0.1:$port/scripts/preview.html?f=$name&lang=$lang${PICK_SHOT:+&pick=$PICK_SHOT}" >/dev/null 2>&1
   done
-  echo "$out/$name-$lang-{390,800}.png"
+  echo "$out/$name${PICK_SHOT:+-picked}-$lang-{390,800}.png"
 done
