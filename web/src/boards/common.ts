@@ -1,7 +1,7 @@
 /**
  * What the three game boards share: the seat colours and the shapes that tell seats apart
- * without colour, and the rule that turns the seat's legal decisions into the targets a
- * click may pick next.
+ * without colour, the rule that turns the seat's legal decisions into the targets a click
+ * may pick next, and the translation of the data file's component ids.
  */
 import type { ActionInfo } from "./types";
 
@@ -26,12 +26,13 @@ export function seatShapePath(seat: number, cx: number, cy: number, r: number): 
     return `M ${cx - h} ${cy - h} H ${cx + h} V ${cy + h} H ${cx - h} Z`;
   }
   const corners = { triangle: 3, diamond: 4, pentagon: 5, hexagon: 6 }[shape];
+  // the triangle sits a little low and large so that it looks centred and as big as the rest
+  const rr = shape === "triangle" ? r * 1.15 : r;
+  const dy = shape === "triangle" ? r * 0.2 : 0;
   const points: string[] = [];
   for (let i = 0; i < corners; i++) {
     const a = -Math.PI / 2 + (2 * Math.PI * i) / corners;
-    // the triangle sits a little low so that it looks centred
-    const dy = shape === "triangle" ? r * 0.2 : 0;
-    points.push(`${(cx + r * Math.cos(a)).toFixed(2)} ${(cy + dy + r * Math.sin(a)).toFixed(2)}`);
+    points.push(`${(cx + rr * Math.cos(a)).toFixed(2)} ${(cy + dy + rr * Math.sin(a)).toFixed(2)}`);
   }
   return `M ${points.join(" L ")} Z`;
 }
@@ -53,16 +54,34 @@ export function nextTargets(actions: ActionInfo[], picked: string[]): Map<string
   return next;
 }
 
+export type Translate = (key: string, params?: Record<string, unknown>) => string;
+
 /**
- * The accessible name of a target: the decision's own sentence when the click completes
- * exactly one decision, else the board's name for the thing with how many choices follow.
+ * The accessible name of a target: the decision's own sentence (in the reader's language)
+ * when this click completes exactly one decision, else the board's name for the thing.
  */
-export function targetLabel(name: string, leadsTo: ActionInfo[] | undefined, last: boolean): string {
-  if (leadsTo && leadsTo.length === 1 && last) return leadsTo[0].text;
+export function targetLabel(t: Translate, name: string, leadsTo: ActionInfo[] | undefined, picked: string[]): string {
+  if (leadsTo && leadsTo.length === 1 && leadsTo[0].targets.length === picked.length + 1) {
+    const a = leadsTo[0];
+    const text = t(a.kind, a.params);
+    return text && text !== a.kind ? text : a.text;
+  }
   return name;
+}
+
+/** A component id of the game's data file ("crocodile") in the reader's language. */
+export function term(t: Translate, id: string): string {
+  const key = `terms.${id}`;
+  const text = t(key);
+  return text && text !== key ? text : id;
 }
 
 /** The id part of a "type:id" target. */
 export function targetId(target: string): string {
   return target.slice(target.indexOf(":") + 1);
+}
+
+/** Targets the board has no place for (chosen from a list, not on the board): shown as buttons. */
+export function unplaced(next: Map<string, ActionInfo[]>, placed: (target: string) => boolean): string[] {
+  return [...next.keys()].filter((target) => !placed(target));
 }
