@@ -4,6 +4,8 @@ import { svelte } from "@sveltejs/vite-plugin-svelte";
 
 export default defineConfig({
   plugins: [svelte()],
+  // Component tests mount Svelte in jsdom: resolve Svelte's browser build, not its server one.
+  resolve: process.env.VITEST ? { conditions: ["browser"] } : undefined,
   build: {
     outDir: "../src/necropolis/server/static",
     emptyOutDir: true,
