@@ -18,7 +18,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import random
-import uuid
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -27,7 +26,6 @@ from typing import Any
 import httpx
 import pytest
 
-from tests import realservers
 from tests.server.harness import Server, start_server
 from tests.tableclient import Message, SeatClient, create_table
 
@@ -252,9 +250,9 @@ def test_sqlite_server_killed_at_random_moments_loses_nothing(tmp_path: Path) ->
 
 @pytest.mark.slow
 def test_postgres_server_killed_at_random_moments_loses_nothing(
-    postgres_database: str,
+    fresh_postgres_url: str,
 ) -> None:
-    with serving(lambda: start_server(postgres_database)) as (server,):
+    with serving(lambda: start_server(fresh_postgres_url)) as (server,):
         asyncio.run(kill_and_restart(server, KILLS, random.Random(17)))
 
 
@@ -297,20 +295,9 @@ async def play_across(first: Server, second: Server) -> None:
 
 
 @pytest.mark.slow
-def test_two_processes_behind_redis_make_one_table(postgres_database: str, redis_url: str) -> None:
+def test_two_processes_behind_redis_make_one_table(fresh_postgres_url: str, redis_url: str) -> None:
     with serving(
-        lambda: start_server(postgres_database, redis_url=redis_url),
-        lambda: start_server(postgres_database, redis_url=redis_url),
+        lambda: start_server(fresh_postgres_url, redis_url=redis_url),
+        lambda: start_server(fresh_postgres_url, redis_url=redis_url),
     ) as (first, second):
         asyncio.run(play_across(first, second))
-
-
-@pytest.fixture
-def postgres_database(postgres_url: str) -> Iterator[str]:
-    """An empty database of the test's own on the run's real PostgreSQL (tests.realservers)."""
-    name = f"necropolis_resilience_{uuid.uuid4().hex[:10]}"
-    url = realservers.create_database(postgres_url, name)
-    try:
-        yield url
-    finally:
-        realservers.drop_database(postgres_url, name)
