@@ -46,6 +46,12 @@ def test_every_square_reaches_an_exit_on_the_empty_board() -> None:
     assert all(exit_reach(state))
 
 
+def _plain(markup: str) -> list[str]:
+    from rich.text import Text
+
+    return [Text.from_markup(line).plain for line in markup.splitlines()]
+
+
 def test_the_rendering_shows_numbers_walls_figures_and_blocks() -> None:
     state = start([0, 1])
     state.square[1] = square(1, 1)
@@ -54,19 +60,24 @@ def test_the_rendering_shows_numbers_walls_figures_and_blocks() -> None:
     end_turns(state)
     roll(state, [1, 1, 1, 1, 1])
     chance(state, 2)  # block 3 falls on an empty square
-    text = state.game.render_view(state.view(0))
-    lines = text.splitlines()
-    assert "####" in lines[3]  # row 1 of the grid holds block 3
-    assert " 1  " in lines[3] or "1 " in lines[3]  # seat 1 stands on square (1, 1)
-    assert "36~" in text and "15," in text and "EE" in text
-    assert "M" in lines[1]  # Sanakht in the top row
-    assert "seat 0: David Gore" in text
-    assert "|" in lines[3] and ":" in lines[3]
+    lines = _plain(state.game.render_view(state.view(0)))
+    # line 0 is the header; grid row r is line r + 1, four columns a square
+    assert lines[2][17:20] == "###"  # block 3 on row 1, column 4
+    assert lines[2][5:8].strip() == "2"  # seat 1 ("Player 2") stands on square (1, 1)
+    assert lines[2][4] == "│"  # a solid line between the corridor and the sand
+    assert lines[2][8] == " "  # a dotted line inside the sand
+    text = "\n".join(lines)
+    assert "36~" in text and "15," in text and " E " in text
+    assert "M" in lines[1][:41]  # Sanakht in the top row
+    assert any(line.startswith("you (1)") and "Shoot" in line for line in lines)
+    assert any(line.startswith("Player 2") and "Dodge" in line for line in lines)
 
 
 def test_a_spectator_rendering_hides_face_down_cards() -> None:
     state = start([0, 1], {0: ["Hededet treasure (6)", "Crowbar"]})
     act(state, "seat 0 keeps the rest")
-    text = state.game.render_view(state.view(None))
-    assert "Crowbar" in text and "Hededet treasure (6)" not in text
-    assert "1 face-down sand" in text
+    text = "\n".join(_plain(state.game.render_view(state.view(None))))
+    assert "Hededet" not in text and "Your cards" not in text
+    assert "2 cards 1 down" in text  # the crowbar lies face up, the treasure face down
+    own = "\n".join(_plain(state.game.render_view(state.view(0))))
+    assert "Your cards: Crowbar, Hededet treasure (6)" in own

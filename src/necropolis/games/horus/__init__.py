@@ -9,14 +9,15 @@ the card values are reconstructions (see docs/rules/horus.md); every figure live
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from necropolis.engine import Game, Option
 from necropolis.engine.protocol import View
 from necropolis.games.horus import components as cp
+from necropolis.games.horus import narration
 from necropolis.games.horus.codes import MAX_ROUNDS, NUM_ACTIONS
+from necropolis.games.horus.screen import render
 from necropolis.games.horus.state import HorusState
-from necropolis.games.horus.text import render
 from necropolis.games.horus.view import OBSERVATION_SIZE, encode
 
 if TYPE_CHECKING:
@@ -45,6 +46,17 @@ class HorusGame(Game):
             "optional rule: searched cards and every wound stay face down and unshown",
         ),
     )
+
+    description = (
+        "A race through a collapsing pyramid for two to six adventurers. Each round the"
+        " dice decide how many actions your load of treasure and wounds still allows:"
+        " search the Cobra Nest, the Scorpion Pit and the Crocodile Pond, open"
+        " sarcophagi and pick the cursed idols' locks in the Mummies' Corridor, dodge"
+        " the mummies and the falling stone blocks, and get out before the way is"
+        " sealed. Only those who escape count their treasure, so greed and timing"
+        " decide the game."
+    )
+    messages = narration.MESSAGES
 
     #: medium and hard play the heuristic's move unless their search finds one better by
     #: five points of win share: the fitted estimate is right on average over the
@@ -79,6 +91,9 @@ class HorusGame(Game):
 
     def render_view(self, view: View) -> str:
         return render(view)
+
+    def board_layout(self) -> dict[str, Any]:
+        return narration.board_layout()
 
     def heuristic_policy(self) -> Policy:
         from necropolis.games.horus import heuristic

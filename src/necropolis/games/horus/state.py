@@ -14,7 +14,7 @@ views, tensors and resampling in ``view.py``; text in ``text.py``.
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from necropolis.engine.protocol import (
     CHANCE,
@@ -24,7 +24,7 @@ from necropolis.engine.protocol import (
     sample_chance,
     winners_share,
 )
-from necropolis.games.horus import actions, flow, playout, text, view
+from necropolis.games.horus import actions, flow, narration, playout, text, view
 from necropolis.games.horus import components as cp
 from necropolis.games.horus.codes import (
     D_SETUP,
@@ -180,6 +180,21 @@ class HorusState(State):
 
     def describe_action(self, action: int, observer: int | None) -> str:
         return text.action_text(self, action, observer, full=False)
+
+    # --- the table language (narration.py) -------------------------------------------------
+
+    def narrate(self, before: State, action: int, viewer: int | None) -> list[dict[str, Any]]:
+        assert isinstance(before, HorusState)
+        return narration.narrate(self, before, action, viewer)
+
+    def prompt(self, seat: int | None) -> dict[str, Any] | None:
+        return narration.prompt(self, seat)
+
+    def action_info(self, action: int) -> dict[str, Any]:
+        return narration.action_info(self, action)
+
+    def score_breakdown(self) -> list[dict[str, Any]]:
+        return narration.score_breakdown(self)
 
     # --- outcome --------------------------------------------------------------------------
 

@@ -1,17 +1,16 @@
-"""Text for The Pyramid of Horus: action names, what each seat learns, the board drawing.
+"""Text for The Pyramid of Horus: action names and what each seat learns of an action.
 
 ``action_text`` names an action in full (unique among the legal actions of the moment,
 so the command line can read it back) or, for ``describe_action``, says only what a given
 observer learns: a searched card is shown to everyone under the normal rules but only to
 its finder under total secrecy; a Linguistics peek and a block checked with Udjat or
 Clairvoyance are seen by their player alone; a discarded face-down card stays face down.
-``render`` draws a view: the grid with its walls, square numbers, fallen blocks,
-adventurers and mummies, then each seat's cards as that view shows them.
+(The table's sentences are in ``narration.py``; the terminal board in ``screen.py``.)
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from necropolis.games.horus import components as cp
 from necropolis.games.horus.codes import (
@@ -179,113 +178,3 @@ def action_text(s: HorusState, a: int, observer: int | None, full: bool) -> str:
     t = a - A_BAG_PUT
     name = cp.CARD_NAME[t] if full or observer == seat else _back(t)
     return f"{who} puts {name} in the bag"
-
-
-# --- the board ---------------------------------------------------------------------------
-
-_AREA_MARK = {
-    cp.MUMMIES_CORRIDOR: " ",
-    cp.SCORPION_PIT: ".",
-    cp.CROCODILE_POND: "~",
-    cp.COBRA_NEST: ",",
-    cp.ENTRANCE: "E",
-}
-_SARC_MARK = ("s", "o", "_")  # closed, open with its treasure showing, emptied
-
-
-def _cell(view: dict[str, Any], sq: int, tokens: dict[int, str], fallen: set[int]) -> str:
-    """Four characters for one square."""
-    if sq in tokens:
-        return f"{tokens[sq][:4]:^4}"
-    if sq in fallen:
-        return "####"
-    number = cp.SQUARE_NUMBER[sq]
-    mark = _AREA_MARK[cp.AREA[sq]]
-    if cp.AREA[sq] == cp.MUMMIES_CORRIDOR:
-        sarc = "".join(
-            _SARC_MARK[("closed", "open", "empty").index(view["sarcophagi"][k]["state"])]
-            for k in cp.SARCOPHAGI_AT[sq]
-        )
-        idol = "".join(
-            cp.GODS[g][:2].capitalize() if cp.GODS[g] in view["idols_in_alcoves"] else "-"
-            for g in cp.ALCOVES_AT[sq]
-        )
-        return f"{sarc + idol:^4}"
-    return f"{number:>2}{mark} " if number else f" {mark}{mark} "
-
-
-def render(view: dict[str, Any]) -> str:
-    """The board as plain text, then the players and their cards as the view shows them."""
-    fallen = {cp.BLOCK_SQUARE[b - 1] for b in view["fallen_blocks"]}
-    tokens: dict[int, str] = {}
-    for m in view["mummies"]:
-        tokens[m["square"]] = tokens.get(m["square"], "") + ("m" if m["down"] else "M")
-    for p in view["players"]:
-        if p["square"] is not None and p["status"] == "in the pyramid":
-            tokens[p["square"]] = tokens.get(p["square"], "") + str(p["seat"])
-    lines: list[str] = []
-    for r in range(cp.HEIGHT + 1):
-        top = ""
-        mid = ""
-        for c in range(cp.WIDTH + 1):
-            sq = cp.SQUARE_AT.get((r, c), -1)
-            up = cp.SQUARE_AT.get((r - 1, c), -1)
-            left = cp.SQUARE_AT.get((r, c - 1), -1)
-            joined_up = sq >= 0 and cp.NEIGHBOURS[sq][0] >= 0
-            joined_left = sq >= 0 and cp.NEIGHBOURS[sq][3] >= 0
-            corner = (
-                "+"
-                if (sq >= 0 or up >= 0 or left >= 0 or cp.SQUARE_AT.get((r - 1, c - 1), -1) >= 0)
-                else " "
-            )
-            if c < cp.WIDTH:
-                edge = "    " if joined_up else "----" if (sq >= 0 or up >= 0) else "    "
-                top += corner + edge
-            else:
-                top += corner
-            wall = ":" if joined_left else "|" if (sq >= 0 or left >= 0) else " "
-            mid += wall + (_cell(view, sq, tokens, fallen) if sq >= 0 else "    ")[:4] * (
-                c < cp.WIDTH
-            )
-        lines.append(top.rstrip())
-        if r < cp.HEIGHT:
-            lines.append(mid.rstrip())
-    lines.append(
-        "Key: ~ pond, . sand, , cobra nest, E entrance and exit, numbers are block squares,"
-        " #### a fallen block; M mummy (m shot down), 0-5 adventurers by seat;"
-        " corridor: s/o/_ sarcophagus closed/open/empty, He So Th An Ho an idol in its alcove"
-        " (- once taken). The board, card values, idol colours and lock combinations are"
-        " reconstructions (docs/rules/horus.md)."
-    )
-    out = ["\n".join(lines)]
-    out.append(
-        f"Round {view['round']}, {view['phase']}; awaiting: {view['awaiting']};"
-        f" Dice Keeper: seat {view['dice_keeper']}; action dice {view['dice']};"
-        f" mummy dice {view['mummy_dice']}"
-    )
-    for p in view["players"]:
-        adv = p["adventurer"] or "-"
-        cards = ", ".join(p["cards"]) or "no cards showing"
-        hidden = ", ".join(f"{n} face-down {o}" for o, n in p["face_down"].items())
-        bag = f"; in the bag: {', '.join(p['bag'])}" if p["bag"] else ""
-        if p["bag_face_down"]:
-            bag += f"; {p['bag_face_down']} face down in the bag"
-        used = " (ability used)" if p["ability_used"] else f" ({p['ability']})"
-        out.append(
-            f"seat {p['seat']}: {adv}{used}, {p['status']}, {p['card_count']} cards,"
-            f" WLL {p['wll']}, actions {p['actions']}: {cards}"
-            f"{'; ' + hidden if hidden else ''}{bag}"
-        )
-    sarcs = ", ".join(
-        f"{k} {x['god']} {x['state']}" + (f" ({x['card']})" if x["card"] else "")
-        for k, x in enumerate(view["sarcophagi"])
-    )
-    out.append(f"Sarcophagi: {sarcs}")
-    out.append("Idols in their alcoves: " + (", ".join(view["idols_in_alcoves"]) or "none"))
-    if view["lock"]:
-        out.append(f"Lock of the {view['lock']['idol']} alcove: dice {view['lock']['dice']}")
-    if view["block_set_aside_number"] is not None:
-        out.append(f"Block set aside for phase 5: {view['block_set_aside_number']}")
-    if view.get("scores") is not None:
-        out.append(f"Scores: {view['scores']}")
-    return "\n".join(out)

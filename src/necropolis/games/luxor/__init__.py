@@ -9,10 +9,11 @@ project's own words, the action encoding, the tensor layout and every reconstruc
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
 
 from necropolis.engine.protocol import Game, View
-from necropolis.games.luxor import rules, text, view
+from necropolis.games.luxor import narration, rules, text, view
 from necropolis.games.luxor.components import HAND_SIZE, OSIRIS_USED, TREASURE_FIELDS
 from necropolis.games.luxor.state import LuxorState
 
@@ -32,6 +33,17 @@ class LuxorGame(Game):
     #: five points of win share: the heuristic plans a whole turn, which a search of 1000
     #: iterations barely reaches the end of (docs/strength.md has the measurements).
     search_anchor = 0.05
+    description = (
+        "Adventurers hurry through the temple of Luxor towards the pharaoh's burial chamber."
+        " Each turn you may only play the card at the far left or far right of your hand,"
+        " and the card you draw slides into the middle, so planning which cards reach the"
+        " ends is half the game. Move your adventurers from tile to tile, gather treasures"
+        " in sets, wake the companions lying at the Anubis statues, collect keys, scarabs"
+        " and Horus cards, and race for the sarcophagi: the match ends in the round in which"
+        " a second adventurer enters the chamber, and the further your party got, the more"
+        " it scores. For 2 to 4 players."
+    )
+    messages = narration.MESSAGES
 
     def new_initial_state(self) -> LuxorState:
         return LuxorState(self)
@@ -52,6 +64,13 @@ class LuxorGame(Game):
 
     def encode_view(self, v: View) -> list[float]:
         return view.encode_view(v)
+
+    def message(self, kind: str, params: Mapping[str, Any], viewer: int | None) -> str:
+        # Ids ("range_3", "cobra") and path indices are written as English words.
+        return narration.message(kind, params, viewer)
+
+    def board_layout(self) -> dict[str, Any]:
+        return narration.board_layout()
 
     def render_view(self, v: View) -> str:
         return text.render_view(v)

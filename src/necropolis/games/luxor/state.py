@@ -16,7 +16,7 @@ import random
 from typing import TYPE_CHECKING
 
 from necropolis.engine.protocol import CHANCE, TERMINAL, State, View, winners_share
-from necropolis.games.luxor import heuristic, rules, scoring, text, view
+from necropolis.games.luxor import heuristic, narration, rules, scoring, text, view
 from necropolis.games.luxor.components import (
     ACTIVE_AT_START,
     ADVENTURERS,
@@ -37,6 +37,7 @@ from necropolis.games.luxor.components import (
 )
 
 if TYPE_CHECKING:
+    from necropolis.engine.language import ActionInfo, LogEntry, Prompt, SeatScore
     from necropolis.engine.protocol import Game
 
 
@@ -201,6 +202,20 @@ class LuxorState(State):
 
     def describe_action(self, action: int, observer: int | None) -> str:
         return text.describe_action(self, action, observer)
+
+    # The table language lives in narration.py; computed on demand, never while playing.
+    def narrate(self, before: State, action: int, viewer: int | None) -> list[LogEntry]:
+        assert isinstance(before, LuxorState)
+        return narration.narrate(self, before, action, viewer)
+
+    def prompt(self, seat: int | None) -> Prompt | None:
+        return narration.prompt(self, seat)
+
+    def action_info(self, action: int) -> ActionInfo:
+        return narration.action_info(self, action)
+
+    def score_breakdown(self) -> list[SeatScore]:
+        return narration.score_breakdown(self)
 
     def returns(self) -> list[float]:
         if self.final is None:

@@ -9,12 +9,13 @@ and the eyes of the Sphinx. Rules: ``docs/rules/luxor2001.md``.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from necropolis.engine.errors import OptionError
 from necropolis.engine.options import Option
 from necropolis.engine.protocol import Game, View
-from necropolis.games.luxor2001 import rules, text, view
+from necropolis.games.luxor2001 import narration, rules, text, view
 from necropolis.games.luxor2001.components import (
     ANIMALS,
     NUM_CHANCE_OUTCOMES,
@@ -34,6 +35,18 @@ class Luxor2001Game(Game):
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 4
     default_players: ClassVar[int] = 3
+    description: ClassVar[str] = (
+        "An explorers' race before a crumbling wall of hieroglyphs. Each turn you slide one "
+        "card of two animals into a shaft of the wall; wherever two equal animals now touch, "
+        "you send a researcher to that animal's pillar or add a scarab in front of it, and "
+        "the third scarab opens a sarcophagus for whoever's researcher stands there, even if "
+        "that is a rival. How the two animals look (the same way or not) decides whether you "
+        "may push a rival's researcher aside. Sarcophagi stay face down until the end, and a "
+        "secret pharaoh card pays a bonus for holding its pillar, so nobody quite knows who "
+        "leads. For 2 to 4 players, with two variants: a curse that lets sharp eyes take a "
+        "sarcophagus from a rival, and the Sphinx's eyes that pair animals along whole lines."
+    )
+    messages: ClassVar[Mapping[str, str]] = narration.MESSAGES
     extra_options: ClassVar[tuple[Option, ...]] = (
         Option("curse", bool, False, "variant 'the Pharaoh's curse' (six curse cards)"),
         Option("sphinx", bool, False, "variant 'the eyes of the Sphinx' (pairs along lines)"),
@@ -81,6 +94,12 @@ class Luxor2001Game(Game):
 
     def render_view(self, v: View) -> str:
         return text.render_view(v)
+
+    def board_layout(self) -> dict[str, Any]:
+        """The wall's geometry and the components' figures (docs/rules/luxor2001.md)."""
+        return narration.board_layout(
+            self.pillar_order, bool(self.options["curse"]), bool(self.options["sphinx"])
+        )
 
     def heuristic_policy(self) -> Policy:
         from necropolis.games.luxor2001 import heuristic

@@ -6,7 +6,8 @@ the set of hieroglyph cards nobody has seen (a draw is a chance event over it), 
 sarcophagi are only a count per pillar plus a pool of values not yet revealed (an opening
 is a chance event over the pool of that eye count), and each sarcophagus a seat holds
 carries a bitmask of the seats that have seen its value. Rules live in ``rules.py``,
-views and tensors in ``view.py``, text in ``text.py``.
+views and tensors in ``view.py``, text in ``text.py``, the table language in
+``narration.py``.
 """
 
 from __future__ import annotations
@@ -15,8 +16,9 @@ import math
 import random
 from typing import TYPE_CHECKING
 
+from necropolis.engine.language import ActionInfo, LogEntry, Prompt, SeatScore
 from necropolis.engine.protocol import State, View, winners_share
-from necropolis.games.luxor2001 import rules, text, view
+from necropolis.games.luxor2001 import narration, rules, text, view
 from necropolis.games.luxor2001.components import (
     CELLS,
     CURSE_FIRST_PILE,
@@ -193,6 +195,21 @@ class LuxorState(State):
 
     def describe_action(self, action: int, observer: int | None) -> str:
         return text.describe_action(self, action, observer)
+
+    # --- the table language (computed on demand, see narration.py) -------------------------
+
+    def narrate(self, before: State, action: int, viewer: int | None) -> list[LogEntry]:
+        assert isinstance(before, LuxorState)
+        return narration.narrate(self, before, action, viewer)
+
+    def prompt(self, seat: int | None) -> Prompt | None:
+        return narration.prompt(self, seat)
+
+    def action_info(self, action: int) -> ActionInfo:
+        return narration.action_info(self, action)
+
+    def score_breakdown(self) -> list[SeatScore]:
+        return narration.score_breakdown(self)
 
     def scores(self) -> list[float]:
         """Points so far: sarcophagus values, plus the pharaoh bonus where it applies."""
