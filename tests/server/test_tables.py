@@ -262,12 +262,9 @@ def test_games_lobby_and_front_end(server: Server) -> None:
         assert response.status_code == 200 and "text/html" in response.headers["content-type"]
 
 
-def test_two_processes_share_a_table_through_redis(fresh_postgres_url: str) -> None:
+def test_two_processes_share_a_table_through_redis(fresh_postgres_url: str, redis_url: str) -> None:
     """Two servers on one database, Redis between them: a person on each plays a whole
-    match against a bot, and both see every action."""
-    import os
-
-    redis_url = os.environ.get("NECROPOLIS_TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
+    match against a bot, and each sees the whole match as its seat knew it."""
     first = start_server(fresh_postgres_url, redis_url=redis_url)
     second = start_server(fresh_postgres_url, redis_url=redis_url)
     try:
