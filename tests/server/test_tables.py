@@ -6,11 +6,14 @@ from __future__ import annotations
 
 import asyncio
 import random
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from sqlalchemy import create_engine, inspect
 
 from necropolis.engine.record import MatchRecord
 from necropolis.games import load_game
@@ -191,14 +194,25 @@ def test_rematch_turns_the_seats_and_lists_mine(server: Server) -> None:
     assert server.get("/api/tables/mine", "A" * 43).json() == []
 
 
-def test_record_and_replay_of_a_finished_table(server: Server) -> None:
+def test_record_and_replay_of_a_finished_table(server: Server, tmp_path: Path) -> None:
     created = server.create_table("luxor", ["me", "bot:easy"])
     table_id = created["table_id"]
     token = created["seats"][0]["token"]
     rng = random.Random(2)
     final = asyncio.run(_play_to_the_end(server, table_id, token, rng))
-    record = MatchRecord.from_json(server.get(f"/api/tables/{table_id}/record", token).json())
+    download = server.get(f"/api/tables/{table_id}/record", token)
+    record = MatchRecord.from_json(download.json())
     assert record.seed is None and len(record.actions) == final["version"]
+    # The download is a file the command line replays.
+    saved = tmp_path / "match.json"
+    saved.write_bytes(download.content)
+    replayed = subprocess.run(
+        [sys.executable, "-m", "necropolis.cli.main", "replay", str(saved), "--all"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert replayed.returncode == 0, replayed.stderr
     states = list(record.states())
     assert states[-1].view(0) == final["view"]
     spectator = created["spectator_token"]
@@ -297,9 +311,6 @@ def test_two_processes_share_a_table_through_redis(fresh_postgres_url: str, redi
 
 
 def test_db_upgrade_command(tmp_path: Path) -> None:
-    import subprocess
-    import sys
-
     url = f"sqlite:///{tmp_path / 'fresh.sqlite3'}"
     for _ in range(2):  # a second upgrade finds nothing to do
         done = subprocess.run(
@@ -309,8 +320,6 @@ def test_db_upgrade_command(tmp_path: Path) -> None:
             timeout=120,
         )
         assert done.returncode == 0, done.stderr
-    from sqlalchemy import create_engine, inspect
-
     engine = create_engine(url)
     assert {"tables", "table_actions", "alembic_version"} <= set(inspect(engine).get_table_names())
     engine.dispose()
