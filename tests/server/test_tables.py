@@ -8,6 +8,7 @@ import asyncio
 import random
 import subprocess
 import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -237,7 +238,14 @@ def test_a_killed_server_resumes_bot_tables(tmp_path: Path) -> None:
         table_id = created["table_id"]
         watcher = SyncSeat.connect(server, table_id, created["spectator_token"])
         watcher.until(lambda s: s["version"] >= 5)
+        helpers = server.descendants()
+        assert helpers  # the bots think in other processes
         server.kill()
+        # The bot workers and their fork server end with the server.
+        deadline = time.monotonic() + 60
+        while any(Path(f"/proc/{pid}").exists() for pid in helpers):
+            assert time.monotonic() < deadline, "the server's helpers outlived it"
+            time.sleep(0.1)
         seen = watcher.state["version"]
         server.restart()
         back = SyncSeat.connect(server, table_id, created["spectator_token"], seen)
