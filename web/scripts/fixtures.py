@@ -1,0 +1,95 @@
+"""Dump the board components' test fixtures: real positions of each game, as a seat sees them.
+
+Each fixture is what the table server would hand a board for one seat: the game's
+``board_layout()``, the seat's ``view``, and the descriptors of its legal decisions
+(``action_info``), taken from a seeded playout so that the JSON is the same on every run.
+The vitest tests of ``web/src/boards`` render these; run this script again (from the
+repository root, ``.venv/bin/python web/scripts/fixtures.py``) after a game's view,
+layout or table language changes, and commit the JSON it writes.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import necropolis
+from necropolis.engine.protocol import State, sample_chance
+
+OUT = Path(__file__).resolve().parent.parent / "src" / "boards" / "fixtures"
+
+#: A fixture is chosen as the first position of a seeded playout that passes its test.
+Pick = Callable[[State], bool]
+
+
+def _play_until(game_id: str, options: dict[str, Any], seed: int, pick: Pick) -> State:
+    game = necropolis.load_game(game_id, **options)
+    state = game.new_initial_state()
+    rng = random.Random(seed)
+    while not state.is_terminal():
+        if state.is_chance_node():
+            state.apply_action(sample_chance(state, rng))
+            continue
+        if pick(state):
+            return state
+        actions = state.legal_actions()
+        state.apply_action(actions[rng.randrange(len(actions))])
+    if pick(state):
+        return state
+    raise SystemExit(f"{game_id} (seed {seed}): the playout never reached the wanted position")
+
+
+def _fixture(state: State, seat: int | None) -> dict[str, Any]:
+    legal = state.legal_actions(seat) if seat is not None else []
+    return {
+        "game": state.game.id,
+        "options": state.game.options,
+        "seat": seat,
+        "layout": state.game.board_layout(),
+        "view": state.view(seat),
+        "actions": [state.action_info(a) for a in legal],
+    }
+
+
+def _acting(state: State) -> int:
+    return state.current_player()
+
+
+def _phase(name: str, after: int = 0) -> Pick:
+    return lambda s: s.move_number() >= after and s.view(_acting(s)).get("phase") == name
+
+
+def _after(moves: int) -> Pick:
+    return lambda s: s.move_number() >= moves
+
+
+# name -> (game, options, seed, which position, whose view: "acting" or None for a spectator)
+FIXTURES: dict[str, tuple[str, dict[str, Any], int, Pick, str | None]] = {
+    "luxor2001-insert": ("luxor2001", {"players": 3}, 3, _phase("insert", 60), "acting"),
+    "luxor2001-spectator": ("luxor2001", {"players": 4}, 5, _after(90), None),
+    "luxor-play": ("luxor", {"players": 3}, 3, _after(80), "acting"),
+    "luxor-spectator": ("luxor", {"players": 4}, 5, _after(150), None),
+    "horus-act": ("horus", {"players": 4}, 3, _phase("perform actions", 60), "acting"),
+    "horus-spectator": ("horus", {"players": 6}, 5, _after(200), None),
+}
+
+
+def main(argv: list[str]) -> int:
+    OUT.mkdir(parents=True, exist_ok=True)
+    wanted = argv or list(FIXTURES)
+    for name in wanted:
+        game_id, options, seed, pick, whose = FIXTURES[name]
+        state = _play_until(game_id, options, seed, pick)
+        seat = _acting(state) if whose == "acting" else None
+        path = OUT / f"{name}.json"
+        path.write_text(json.dumps(_fixture(state, seat), indent=1) + "\n", encoding="utf-8")
+        print(f"{path.name}: move {state.move_number()}, seat {seat}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,54 @@
+import { describe, expect, it } from "vitest";
+import type { ActionInfo } from "../boards/types";
+import { candidates, completed, nextTargets, pick } from "./choices";
+
+function act(action: number, targets: string[], kind = "move"): ActionInfo {
+  return { action, kind, params: {}, targets, text: `action ${action}` };
+}
+
+const actions = [
+  act(1, ["hand:0", "shaft:1"]),
+  act(2, ["hand:0", "shaft:2"]),
+  act(3, ["hand:1", "shaft:1"]),
+  act(4, [], "pass"),
+];
+
+describe("choices", () => {
+  it("offers the first target of every action at the start, each once", () => {
+    expect(nextTargets(actions, [])).toEqual(["hand:0", "hand:1"]);
+  });
+  it("keeps the pick while several actions remain", () => {
+    const c = pick(actions, [], "hand:0");
+    expect(c).toEqual({ picked: ["hand:0"], send: null });
+    expect(nextTargets(actions, c.picked)).toEqual(["shaft:1", "shaft:2"]);
+    expect(candidates(actions, c.picked).map((a) => a.action)).toEqual([1, 2]);
+  });
+  it("sends the action once its targets are all picked", () => {
+    const c = pick(actions, ["hand:0"], "shaft:2");
+    expect(c.send?.action).toBe(2);
+    expect(c.picked).toEqual([]);
+  });
+  it("sends as soon as exactly one action remains", () => {
+    const c = pick(actions, [], "hand:1");
+    expect(c.send?.action).toBe(3);
+  });
+  it("ignores a click on something that is not a next target", () => {
+    expect(pick(actions, [], "shaft:1")).toEqual({ picked: [], send: null });
+    expect(pick(actions, ["hand:1"], "shaft:2")).toEqual({ picked: ["hand:1"], send: null });
+  });
+  it("shows target-less actions as buttons before any pick", () => {
+    expect(completed(actions, []).map((a) => a.action)).toEqual([4]);
+    expect(completed(actions, ["hand:0"])).toEqual([]);
+  });
+  it("leaves a choice between actions with the same targets to the buttons", () => {
+    const same = [act(5, ["tile:3"], "take"), act(6, ["tile:3"], "discard"), act(7, ["tile:4"])];
+    const c = pick(same, [], "tile:3");
+    expect(c).toEqual({ picked: ["tile:3"], send: null });
+    expect(completed(same, c.picked).map((a) => a.action)).toEqual([5, 6]);
+  });
+  it("sends an action with one target on a single click even when it is a prefix of none", () => {
+    const mixed = [act(8, ["die:1"]), act(9, ["die:2", "square:4"]), act(10, ["die:2", "square:5"])];
+    expect(pick(mixed, [], "die:1").send?.action).toBe(8);
+    expect(pick(mixed, [], "die:2").send).toBeNull();
+  });
+});
