@@ -9,7 +9,7 @@ from __future__ import annotations
 import typer
 from rich.table import Table
 
-from necropolis.cli import bench, play, replay, simulate, tournament
+from necropolis.cli import bench, play, replay, serve, simulate, tournament
 from necropolis.cli.common import console
 from necropolis.games import game_class, game_ids
 
@@ -25,6 +25,8 @@ app.command("replay")(replay.replay)
 app.command("simulate")(simulate.simulate)
 app.command("tournament")(tournament.tournament)
 app.command("bench")(bench.bench)
+app.command("serve")(serve.serve)
+app.add_typer(serve.db_app, name="db")
 
 
 @app.command("games")

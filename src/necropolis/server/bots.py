@@ -1,0 +1,51 @@
+"""Bots thinking in worker processes, never on the event loop.
+
+A second of search in the server's own process would stall every connection, so each
+decision runs in a ``forkserver`` process pool: the worker gets the game, its options,
+the table's actions and the seat, replays the record, and decides through the seat's
+:class:`~necropolis.engine.seat.SeatWindow` with one of the levels of
+:mod:`necropolis.bots`. It returns only an action id.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import random
+import threading
+import time
+from concurrent.futures import ProcessPoolExecutor
+from typing import Any
+
+
+def _watch_parent() -> None:
+    """End this worker when the process that started it is gone (say, SIGKILLed)."""
+    parent = os.getppid()
+
+    def watch() -> None:
+        while True:
+            time.sleep(1.0)
+            if os.getppid() != parent:
+                os._exit(0)
+
+    threading.Thread(target=watch, daemon=True, name="parent-watch").start()
+
+
+def make_pool(workers: int) -> ProcessPoolExecutor:
+    context = multiprocessing.get_context("forkserver")
+    # The workers import the games and bots once, in the fork server, not per decision.
+    context.set_forkserver_preload(["necropolis.bots", "necropolis.games"])
+    return ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=_watch_parent)
+
+
+def decide(game_id: str, options: dict[str, Any], actions: list[int], seat: int, level: str) -> int:
+    """The action the bot of ``level`` plays for ``seat`` after ``actions`` (in a worker)."""
+    from necropolis.bots import make_bot
+    from necropolis.engine.seat import SeatWindow
+    from necropolis.games import load_game
+
+    state = load_game(game_id, **options).new_initial_state()
+    for action in actions:
+        state.apply_action(action)
+    bot = make_bot(level)
+    return bot.choose(SeatWindow(state, seat), random.Random())

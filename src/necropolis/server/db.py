@@ -1,0 +1,270 @@
+"""Storage of tables: the schema, the engine, and every query the server makes.
+
+A table row holds the game, its options, its seats (with their tokens' hashes), a secret
+seed and a status; the table's actions are rows keyed by ``(table_id, index)``, so that
+appending at the expected index *is* the commit and a second writer at the same index
+fails at the database. SQLite (a file, in WAL mode) by default; PostgreSQL by URL. The
+functions here are synchronous; the server calls them from worker threads.
+"""
+
+from __future__ import annotations
+
+import fcntl
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import (
+    JSON,
+    Column,
+    DateTime,
+    Engine,
+    ForeignKey,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    create_engine,
+    event,
+    func,
+    insert,
+    select,
+    update,
+)
+from sqlalchemy.engine import make_url
+from sqlalchemy.exc import IntegrityError
+
+metadata = MetaData()
+
+tables = Table(
+    "tables",
+    metadata,
+    Column("id", String(32), primary_key=True),
+    Column("game", String(64), nullable=False),
+    Column("options", JSON, nullable=False),
+    # [{"seat", "type", "name", "level", "token_hash"}]: token_hash is None for a bot.
+    Column("seats", JSON, nullable=False),
+    Column("seed", String(64), nullable=False),
+    Column("status", String(16), nullable=False, index=True),
+    Column("version", Integer, nullable=False),
+    Column("creator_hash", String(64), nullable=False, index=True),
+    Column("spectator_hash", String(64), nullable=False),
+    Column("created", DateTime(timezone=True), nullable=False),
+    Column("updated", DateTime(timezone=True), nullable=False),
+)
+
+table_actions = Table(
+    "table_actions",
+    metadata,
+    Column("table_id", String(32), ForeignKey("tables.id"), primary_key=True),
+    Column("index", Integer, primary_key=True, autoincrement=False),
+    Column("seat", Integer, nullable=True),  # None for a chance outcome
+    Column("action", Integer, nullable=False),
+    Column("at", DateTime(timezone=True), nullable=False),
+)
+
+PLAYING = "playing"
+FINISHED = "finished"
+
+
+@dataclass
+class TableRow:
+    """One table as stored, its actions aside."""
+
+    id: str
+    game: str
+    options: dict[str, Any]
+    seats: list[dict[str, Any]]
+    seed: str
+    status: str
+    version: int
+    creator_hash: str
+    spectator_hash: str
+    created: datetime
+    updated: datetime
+
+
+class VersionConflictError(Exception):
+    """Another writer appended at the same index first."""
+
+
+def now() -> datetime:
+    return datetime.now(UTC)
+
+
+def default_url(data_dir: Path) -> str:
+    return f"sqlite:///{data_dir / 'necropolis.sqlite3'}"
+
+
+def make_engine(url: str) -> Engine:
+    """An engine for ``url``; SQLite gets WAL, a busy timeout and full syncs."""
+    parsed = make_url(url)
+    if parsed.get_backend_name() == "sqlite":
+        database = parsed.database
+        if database and database != ":memory:":
+            Path(database).parent.mkdir(parents=True, exist_ok=True)
+        engine = create_engine(url, connect_args={"timeout": 30})
+
+        @event.listens_for(engine, "connect")
+        def _pragmas(dbapi_connection: Any, _record: Any) -> None:
+            cursor = dbapi_connection.cursor()
+            cursor.execute("PRAGMA journal_mode=WAL")
+            cursor.execute("PRAGMA busy_timeout=30000")
+            # FULL: a committed action survives a power cut too, not only a crash; a
+            # client is told of an action only once it is committed.
+            cursor.execute("PRAGMA synchronous=FULL")
+            cursor.execute("PRAGMA foreign_keys=ON")
+            cursor.close()
+
+        return engine
+    return create_engine(url, pool_pre_ping=True, pool_size=10, max_overflow=20)
+
+
+@contextmanager
+def migration_lock(url: str) -> Iterator[None]:
+    """Keep two processes starting at once from migrating the same SQLite file together.
+
+    PostgreSQL takes an advisory lock inside the migration itself (see ``env.py``).
+    """
+    parsed = make_url(url)
+    database = parsed.database
+    if parsed.get_backend_name() != "sqlite" or not database or database == ":memory:":
+        yield
+        return
+    lock_path = Path(database + ".migrate-lock")
+    lock_path.parent.mkdir(parents=True, exist_ok=True)
+    with lock_path.open("w") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
+
+
+def upgrade(url: str) -> None:
+    """Bring the database at ``url`` to the newest schema (Alembic, scripts in the package)."""
+    from alembic import command
+    from alembic.config import Config
+
+    config = Config()
+    config.set_main_option("script_location", str(Path(__file__).parent / "migrations"))
+    engine = make_engine(url)
+    try:
+        with migration_lock(url), engine.begin() as connection:
+            config.attributes["connection"] = connection
+            command.upgrade(config, "head")
+    finally:
+        engine.dispose()
+
+
+def _row(r: Any) -> TableRow:
+    return TableRow(
+        id=r.id,
+        game=r.game,
+        options=dict(r.options),
+        seats=[dict(s) for s in r.seats],
+        seed=r.seed,
+        status=r.status,
+        version=r.version,
+        creator_hash=r.creator_hash,
+        spectator_hash=r.spectator_hash,
+        created=r.created,
+        updated=r.updated,
+    )
+
+
+class Store:
+    """Every read and write of tables, on one engine."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+
+    def create(self, row: TableRow) -> None:
+        with self.engine.begin() as c:
+            c.execute(
+                insert(tables).values(
+                    id=row.id,
+                    game=row.game,
+                    options=row.options,
+                    seats=row.seats,
+                    seed=row.seed,
+                    status=row.status,
+                    version=row.version,
+                    creator_hash=row.creator_hash,
+                    spectator_hash=row.spectator_hash,
+                    created=row.created,
+                    updated=row.updated,
+                )
+            )
+
+    def get(self, table_id: str) -> TableRow | None:
+        with self.engine.connect() as c:
+            r = c.execute(select(tables).where(tables.c.id == table_id)).first()
+        return None if r is None else _row(r)
+
+    def actions(self, table_id: str, start: int = 0) -> list[tuple[int | None, int]]:
+        """``(seat, action)`` of every action from index ``start`` on, in order."""
+        with self.engine.connect() as c:
+            rows = c.execute(
+                select(table_actions.c.index, table_actions.c.seat, table_actions.c.action)
+                .where(table_actions.c.table_id == table_id, table_actions.c.index >= start)
+                .order_by(table_actions.c.index)
+            ).all()
+        found = [(seat, action) for _index, seat, action in rows]
+        # A gap would mean a broken record; indices are dense by construction.
+        if rows and rows[-1][0] != start + len(rows) - 1:
+            raise RuntimeError(f"table {table_id} has a gap in its actions")
+        return found
+
+    def append(
+        self, table_id: str, index: int, seat: int | None, action: int, finished: bool
+    ) -> None:
+        """Commit ``action`` as the table's action number ``index``.
+
+        Raises :class:`VersionConflictError` when that index is already taken.
+        """
+        at = now()
+        try:
+            with self.engine.begin() as c:
+                c.execute(
+                    insert(table_actions).values(
+                        table_id=table_id, index=index, seat=seat, action=action, at=at
+                    )
+                )
+                values: dict[str, Any] = {"version": index + 1, "updated": at}
+                if finished:
+                    values["status"] = FINISHED
+                c.execute(update(tables).where(tables.c.id == table_id).values(**values))
+        except IntegrityError:
+            raise VersionConflictError(table_id) from None
+
+    def set_seats(self, table_id: str, seats: list[dict[str, Any]]) -> None:
+        with self.engine.begin() as c:
+            c.execute(
+                update(tables).where(tables.c.id == table_id).values(seats=seats, updated=now())
+            )
+
+    def mine(self, creator_hash: str) -> list[TableRow]:
+        with self.engine.connect() as c:
+            rows = c.execute(
+                select(tables)
+                .where(tables.c.creator_hash == creator_hash)
+                .order_by(tables.c.created.desc(), tables.c.id)
+            ).all()
+        return [_row(r) for r in rows]
+
+    def playing(self) -> list[str]:
+        with self.engine.connect() as c:
+            rows = c.execute(select(tables.c.id).where(tables.c.status == PLAYING)).all()
+        return [r.id for r in rows]
+
+    def count_actions(self, table_id: str) -> int:
+        with self.engine.connect() as c:
+            return int(
+                c.execute(
+                    select(func.count()).where(table_actions.c.table_id == table_id)
+                ).scalar_one()
+            )

@@ -1,0 +1,361 @@
+"""A real ``necropolis serve`` in a subprocess, and clients that talk to it over sockets.
+
+The server runs as a separate process (so a test can SIGKILL it and start it again on
+the same database) and is reached only over HTTP and WebSocket, as a browser would.
+
+The whole API:
+
+``start_server(db_url, *, redis_url=None, bot_workers=1, port=0, timeout=120) -> Server``
+    starts ``necropolis serve --port 0 --db DB_URL [--redis URL]`` and returns once it
+    printed its address and ``/api/health`` answers. ``running_server(...)`` is the same
+    as a context manager that stops it at the end.
+``Server``
+    ``.url`` (``http://127.0.0.1:PORT``), ``.port``, ``.process``; ``.kill()`` (SIGKILL,
+    waits), ``.stop()`` (SIGTERM, waits), ``.restart()`` (kills if running, starts again
+    with the same arguments and port; returns self), ``.output()`` (what it wrote to
+    stderr); ``.get(path, token=None)`` and ``.post(path, body=None, token=None)`` (an
+    ``httpx.Response``; the token goes in ``Authorization: Bearer``);
+    ``.create_table(game, seats, options=None, creator_token=None) -> dict`` (the
+    answer of ``POST /api/tables``; ``seats`` like ``["me", "link", "bot:easy"]``);
+    ``.ws_url(table_id)``.
+``Seat`` (asyncio, the ``websockets`` library)
+    ``await Seat.connect(server, table_id, token, version=None)`` sends ``hello`` and waits
+    for the first ``state``. It keeps ``.state`` (the last ``state`` message), ``.log``
+    (every log entry received, in order), ``.received`` (every message). ``await
+    .recv(timeout)`` the next message; ``await .until(pred, timeout)`` reads until a
+    ``state`` for which ``pred(state)`` holds and returns it; ``await .act(action,
+    version=None)`` sends ``act`` at the last state's version (or the one given);
+    ``await .send(obj_or_text)``; ``await .close()``.
+``SyncSeat``
+    the same with blocking calls (``websockets.sync``), for tests that are not async.
+
+Timeouts are generous (the machine may be loaded); nothing waits by sleeping.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import httpx
+import websockets
+from websockets.sync.client import connect as sync_connect
+
+#: Seconds to wait for a server to start, or for a message.
+START_TIMEOUT = 120.0
+MESSAGE_TIMEOUT = 60.0
+
+Message = dict[str, Any]
+StatePredicate = Callable[[Message], bool]
+
+
+class Server:
+    """A ``necropolis serve`` subprocess."""
+
+    def __init__(self, args: list[str], timeout: float) -> None:
+        self._args = args
+        self._timeout = timeout
+        self._log = tempfile.NamedTemporaryFile(  # noqa: SIM115 (kept open for the process)
+            prefix="necropolis-serve-", suffix=".log", delete=False
+        )
+        self.port = 0
+        self.url = ""
+        self.process: subprocess.Popen[str] | None = None
+        self._start()
+
+    def _start(self) -> None:
+        args = list(self._args)
+        args[args.index("--port") + 1] = str(self.port)
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "necropolis.cli.main", "serve", *args],
+            stdout=subprocess.PIPE,
+            stderr=self._log,
+            text=True,
+            env={**os.environ, "PYTHONUNBUFFERED": "1"},
+        )
+        line = _read_line(self.process, self._timeout)
+        prefix = "necropolis table at "
+        if not line.startswith(prefix):
+            self.kill()
+            raise RuntimeError(f"the server did not start: {line!r}\n{self.output()}")
+        self.url = line[len(prefix) :].strip()
+        self.port = int(self.url.rsplit(":", 1)[1])
+        deadline = time.monotonic() + self._timeout
+        while True:
+            try:
+                if httpx.get(f"{self.url}/api/health", timeout=10).status_code == 200:
+                    return
+            except httpx.HTTPError:
+                pass
+            if time.monotonic() > deadline:
+                self.kill()
+                raise RuntimeError(f"the server never answered /api/health\n{self.output()}")
+            time.sleep(0.05)
+
+    def output(self) -> str:
+        return Path(self._log.name).read_text(errors="replace")
+
+    def kill(self) -> None:
+        """SIGKILL: the process ends at once, as in a crash."""
+        if self.process is not None and self.process.poll() is None:
+            self.process.send_signal(signal.SIGKILL)
+            self.process.wait(timeout=30)
+
+    def stop(self) -> None:
+        """SIGTERM: uvicorn shuts down in order."""
+        if self.process is not None and self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)
+            try:
+                self.process.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                self.kill()
+
+    def restart(self) -> Server:
+        """Kill if running, then start again with the same arguments on the same port."""
+        self.kill()
+        self._start()
+        return self
+
+    # --- HTTP ------------------------------------------------------------------------
+
+    def get(self, path: str, token: str | None = None) -> httpx.Response:
+        return httpx.get(self.url + path, headers=_auth(token), timeout=MESSAGE_TIMEOUT)
+
+    def post(self, path: str, body: Any = None, token: str | None = None) -> httpx.Response:
+        return httpx.post(self.url + path, json=body, headers=_auth(token), timeout=MESSAGE_TIMEOUT)
+
+    def create_table(
+        self,
+        game: str,
+        seats: list[str],
+        options: dict[str, Any] | None = None,
+        creator_token: str | None = None,
+    ) -> dict[str, Any]:
+        """Create a table; a seat is ``me``, ``link``, ``hotseat`` or ``bot:LEVEL``."""
+        body: dict[str, Any] = {"game": game, "options": options or {}, "seats": []}
+        for seat in seats:
+            kind, _, level = seat.partition(":")
+            body["seats"].append({"type": kind, **({"level": level} if level else {})})
+        if creator_token is not None:
+            body["creator_token"] = creator_token
+        response = self.post("/api/tables", body)
+        if response.status_code != 200:
+            raise AssertionError(f"create_table failed: {response.status_code} {response.text}")
+        created: dict[str, Any] = response.json()
+        return created
+
+    def ws_url(self, table_id: str) -> str:
+        return self.url.replace("http://", "ws://", 1) + f"/ws/tables/{table_id}"
+
+
+def _auth(token: str | None) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"} if token is not None else {}
+
+
+def _read_line(process: subprocess.Popen[str], timeout: float) -> str:
+    """The first line the process prints, or '' if it prints none in time."""
+    found: list[str] = []
+
+    def read() -> None:
+        assert process.stdout is not None
+        found.append(process.stdout.readline())
+
+    reader = threading.Thread(target=read, daemon=True)
+    reader.start()
+    reader.join(timeout)
+    return found[0] if found else ""
+
+
+def start_server(
+    db_url: str,
+    *,
+    redis_url: str | None = None,
+    bot_workers: int = 1,
+    port: int = 0,
+    timeout: float = START_TIMEOUT,
+) -> Server:
+    """Start ``necropolis serve`` on ``db_url`` and wait until it answers."""
+    args = ["--port", str(port), "--db", db_url, "--bot-workers", str(bot_workers)]
+    if redis_url is not None:
+        args += ["--redis", redis_url]
+    server = Server(args, timeout)
+    return server
+
+
+@contextmanager
+def running_server(db_url: str, **kwargs: Any) -> Iterator[Server]:
+    server = start_server(db_url, **kwargs)
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+# --- WebSocket clients -------------------------------------------------------------------
+
+
+class _Record:
+    """What a client has received: every message, the last state, the log."""
+
+    def __init__(self) -> None:
+        self.received: list[Message] = []
+        self.state: Message = {}
+        self.log: list[Message] = []
+
+    def _take(self, text: str | bytes) -> Message:
+        message: Message = json.loads(text)
+        self.received.append(message)
+        if message.get("type") == "state":
+            self.state = message
+            self.log.extend(message["log"])
+        return message
+
+    def _act_message(self, action: int, version: int | None) -> str:
+        return json.dumps(
+            {
+                "type": "act",
+                "action": action,
+                "version": self.state["version"] if version is None else version,
+            }
+        )
+
+
+def _hello(token: str, version: int | None) -> str:
+    return json.dumps({"type": "hello", "token": token, "version": version})
+
+
+class Seat(_Record):
+    """An asyncio WebSocket client of one seat (or a spectator)."""
+
+    def __init__(self, socket: Any) -> None:
+        super().__init__()
+        self.socket = socket
+
+    @classmethod
+    async def connect(
+        cls, server: Server, table_id: str, token: str, version: int | None = None
+    ) -> Seat:
+        socket = await websockets.connect(server.ws_url(table_id), open_timeout=MESSAGE_TIMEOUT)
+        seat = cls(socket)
+        await socket.send(_hello(token, version))
+        first = await seat.recv()
+        if first.get("type") != "state":
+            raise AssertionError(f"hello was answered with {first}")
+        return seat
+
+    async def recv(self, timeout: float = MESSAGE_TIMEOUT) -> Message:
+        import asyncio
+
+        text = await asyncio.wait_for(self.socket.recv(), timeout)
+        return self._take(text)
+
+    async def until(self, pred: StatePredicate, timeout: float = MESSAGE_TIMEOUT) -> Message:
+        import asyncio
+
+        if self.state and pred(self.state):
+            return self.state
+        deadline = asyncio.get_running_loop().time() + timeout
+        while True:
+            left = deadline - asyncio.get_running_loop().time()
+            message = await self.recv(max(left, 0.001))
+            if message.get("type") == "state" and pred(message):
+                return message
+
+    async def act(self, action: int, version: int | None = None) -> None:
+        await self.socket.send(self._act_message(action, version))
+
+    async def play(self, choose: Callable[[Message], int], timeout: float = 600.0) -> Message:
+        """Act whenever this seat may, with ``choose(state)``, until the match is over;
+        returns the last state. A ``rate_limited`` refusal is retried a moment later."""
+        import asyncio
+
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        acted = -1
+        while True:
+            state = await self.until(
+                lambda s, acted=acted: (
+                    s["status"] == "finished" or (bool(s["actions"]) and s["version"] != acted)
+                ),
+                max(deadline - loop.time(), 0.001),
+            )
+            if state["status"] == "finished":
+                return state
+            acted = state["version"]
+            action = choose(state)
+            while True:
+                await self.act(action, acted)
+                answer = await self._answer(acted, max(deadline - loop.time(), 0.001))
+                if answer.get("code") != "rate_limited":
+                    break
+                await asyncio.sleep(0.2)  # back off: the server asked for it
+
+    async def _answer(self, version: int, timeout: float) -> Message:
+        """The server's answer to an act at ``version``: a refusal or a newer state."""
+        import asyncio
+
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while True:
+            message = await self.recv(max(deadline - loop.time(), 0.001))
+            if message.get("type") == "refused":
+                return message
+            if message.get("type") == "state" and message["version"] != version:
+                return message
+
+    async def send(self, message: Any) -> None:
+        await self.socket.send(message if isinstance(message, str | bytes) else json.dumps(message))
+
+    async def close(self) -> None:
+        await self.socket.close()
+
+
+class SyncSeat(_Record):
+    """A blocking WebSocket client of one seat (or a spectator)."""
+
+    def __init__(self, socket: Any) -> None:
+        super().__init__()
+        self.socket = socket
+
+    @classmethod
+    def connect(
+        cls, server: Server, table_id: str, token: str, version: int | None = None
+    ) -> SyncSeat:
+        socket = sync_connect(server.ws_url(table_id), open_timeout=MESSAGE_TIMEOUT)
+        seat = cls(socket)
+        socket.send(_hello(token, version))
+        first = seat.recv()
+        if first.get("type") != "state":
+            raise AssertionError(f"hello was answered with {first}")
+        return seat
+
+    def recv(self, timeout: float = MESSAGE_TIMEOUT) -> Message:
+        return self._take(self.socket.recv(timeout))
+
+    def until(self, pred: StatePredicate, timeout: float = MESSAGE_TIMEOUT) -> Message:
+        if self.state and pred(self.state):
+            return self.state
+        deadline = time.monotonic() + timeout
+        while True:
+            message = self.recv(max(deadline - time.monotonic(), 0.001))
+            if message.get("type") == "state" and pred(message):
+                return message
+
+    def act(self, action: int, version: int | None = None) -> None:
+        self.socket.send(self._act_message(action, version))
+
+    def send(self, message: Any) -> None:
+        self.socket.send(message if isinstance(message, str | bytes) else json.dumps(message))
+
+    def close(self) -> None:
+        self.socket.close()

@@ -1,0 +1,100 @@
+import { readFileSync, readdirSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { GAME_CATALOGS, LANGUAGES, PAGE_CATALOGS, say, translator } from "./i18n.svelte";
+import { templateFields } from "./template";
+
+const SRC = join(__dirname, "..");
+
+function sources(dir: string): string[] {
+  const out: string[] = [];
+  for (const e of readdirSync(dir, { withFileTypes: true })) {
+    const p = join(dir, e.name);
+    if (e.isDirectory()) out.push(...sources(p));
+    else if (/\.(ts|svelte)$/.test(e.name) && !e.name.endsWith(".test.ts")) out.push(p);
+  }
+  return out;
+}
+
+describe("page catalogs", () => {
+  const en = PAGE_CATALOGS.en;
+  for (const lang of LANGUAGES) {
+    it(`${lang} has every key of English and no other, with the same parameters`, () => {
+      const cat = PAGE_CATALOGS[lang];
+      expect(Object.keys(cat).sort()).toEqual(Object.keys(en).sort());
+      for (const [key, template] of Object.entries(en)) {
+        expect([...templateFields(cat[key])].sort(), `${lang} ${key}`).toEqual([...templateFields(template)].sort());
+        expect(cat[key].trim(), `${lang} ${key}`).not.toBe("");
+      }
+    });
+  }
+
+  it("has every key the page's code asks for", () => {
+    const used = new Set<string>();
+    for (const file of sources(SRC)) {
+      for (const m of readFileSync(file, "utf8").matchAll(/pageText\("([a-z_.]+)"/g)) used.add(m[1]);
+    }
+    expect(used.size).toBeGreaterThan(50);
+    const missing = [...used].filter((k) => !(k in en));
+    expect(missing).toEqual([]);
+  });
+
+  it("names every level, seat type, status, refusal and error code the protocol has", () => {
+    const needed = [
+      ...["easy", "medium", "hard"].map((l) => `level.${l}`),
+      ...["me", "link", "hotseat", "bot"].map((t) => `seat.type.${t}`),
+      ...["playing", "finished"].map((s) => `status.${s}`),
+      ...["stale_version", "not_your_turn", "illegal_action", "malformed", "too_large", "rate_limited", "seat_taken_by_bot", "finished"].map((c) => `refused.${c}`),
+      ...["bad_token", "no_such_table", "hello_expected", "protocol"].map((c) => `error.${c}`),
+      ...["action", "chance", "choose_action", "wait_for", "do", "score"].map((k) => `kernel.${k}`),
+    ];
+    expect(needed.filter((k) => !(k in en))).toEqual([]);
+  });
+});
+
+describe("game catalogs", () => {
+  it("are named <game>.<language>.json in a language the page speaks, and hold JSON objects", () => {
+    const dir = join(SRC, "i18n", "games");
+    for (const name of readdirSync(dir)) {
+      if (!name.endsWith(".json")) continue;
+      expect(name).toMatch(/^[a-z0-9_]+\.(en|nl|it)\.json$/);
+      const data = JSON.parse(readFileSync(join(dir, name), "utf8"));
+      expect(typeof data === "object" && data !== null && !Array.isArray(data), name).toBe(true);
+    }
+  });
+  for (const [game, byLang] of Object.entries(GAME_CATALOGS)) {
+    const en = byLang.en;
+    if (!en) continue;
+    for (const lang of LANGUAGES) {
+      it(`${game}.${lang} has every key of ${game}.en with the same parameters`, () => {
+        const cat = byLang[lang];
+        expect(cat, `${game}.${lang}.json is missing`).toBeDefined();
+        const strings = (c: Record<string, unknown>) => Object.entries(c).filter(([, v]) => typeof v === "string") as [string, string][];
+        expect(strings(cat!).map(([k]) => k).sort()).toEqual(strings(en).map(([k]) => k).sort());
+        for (const [key, template] of strings(en)) {
+          expect([...templateFields(cat![key] as string)].sort(), `${game}.${lang} ${key}`).toEqual([...templateFields(template)].sort());
+        }
+      });
+    }
+  }
+});
+
+describe("say", () => {
+  const reader = { game: "nogame", viewer: 1, names: ["Ann", null, "Bo"], english: { took: "{seat} took {count|# scarab|# scarabs}" } };
+  it("writes a kernel kind in the chosen language, seats as you or their names", () => {
+    expect(say({ kind: "wait_for", params: { acting_seat: 0 } }, reader, "nl")).toBe("Wachten op Ann");
+    expect(say({ kind: "wait_for", params: { acting_seat: 1 } }, reader, "it")).toBe("In attesa di tu");
+    expect(say({ kind: "choose_action", params: {} }, reader, "en")).toBe("Choose your move");
+  });
+  it("renders a game kind from the server's English when no catalog has it, names included", () => {
+    expect(say({ kind: "took", params: { seat: 2, count: 3 }, text: "Player 3 took 3 scarabs" }, reader, "en")).toBe("Bo took 3 scarabs");
+  });
+  it("falls back to the server's English text in another language", () => {
+    expect(say({ kind: "took", params: { seat: 2, count: 3 }, text: "Player 3 took 3 scarabs" }, reader, "nl")).toBe("Player 3 took 3 scarabs");
+  });
+  it("gives a board translator that falls back to the page, then the key's id", () => {
+    const t = translator(reader);
+    expect(t("seat.player", { n: 4 })).toMatch(/4/);
+    expect(t("term.crocodile")).toBe("crocodile");
+  });
+});
