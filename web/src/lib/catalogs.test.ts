@@ -1,20 +1,10 @@
-import { readFileSync, readdirSync } from "node:fs";
-import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { GAME_CATALOGS, LANGUAGES, PAGE_CATALOGS, say, translator } from "./i18n.svelte";
+import { GAME_CATALOGS, givenName, LANGUAGES, PAGE_CATALOGS, say, translator } from "./i18n.svelte";
 import { templateFields } from "./template";
 
-const SRC = join(__dirname, "..");
-
-function sources(dir: string): string[] {
-  const out: string[] = [];
-  for (const e of readdirSync(dir, { withFileTypes: true })) {
-    const p = join(dir, e.name);
-    if (e.isDirectory()) out.push(...sources(p));
-    else if (/\.(ts|svelte)$/.test(e.name) && !e.name.endsWith(".test.ts")) out.push(p);
-  }
-  return out;
-}
+// The page's own sources and the game catalog files, read as text by Vite.
+const SOURCES = import.meta.glob(["../**/*.ts", "../**/*.svelte", "!../**/*.test.ts"], { query: "?raw", import: "default", eager: true }) as Record<string, string>;
+const GAME_FILES = import.meta.glob("../i18n/games/*.json", { query: "?raw", import: "default", eager: true }) as Record<string, string>;
 
 describe("page catalogs", () => {
   const en = PAGE_CATALOGS.en;
@@ -31,8 +21,8 @@ describe("page catalogs", () => {
 
   it("has every key the page's code asks for", () => {
     const used = new Set<string>();
-    for (const file of sources(SRC)) {
-      for (const m of readFileSync(file, "utf8").matchAll(/pageText\("([a-z_.]+)"/g)) used.add(m[1]);
+    for (const text of Object.values(SOURCES)) {
+      for (const m of text.matchAll(/pageText\("([a-z_.]+)"/g)) used.add(m[1]);
     }
     expect(used.size).toBeGreaterThan(50);
     const missing = [...used].filter((k) => !(k in en));
@@ -54,11 +44,10 @@ describe("page catalogs", () => {
 
 describe("game catalogs", () => {
   it("are named <game>.<language>.json in a language the page speaks, and hold JSON objects", () => {
-    const dir = join(SRC, "i18n", "games");
-    for (const name of readdirSync(dir)) {
-      if (!name.endsWith(".json")) continue;
+    for (const [path, text] of Object.entries(GAME_FILES)) {
+      const name = path.slice(path.lastIndexOf("/") + 1);
       expect(name).toMatch(/^[a-z0-9_]+\.(en|nl|it)\.json$/);
-      const data = JSON.parse(readFileSync(join(dir, name), "utf8"));
+      const data = JSON.parse(text);
       expect(typeof data === "object" && data !== null && !Array.isArray(data), name).toBe(true);
     }
   });
@@ -88,6 +77,14 @@ describe("say", () => {
   });
   it("renders a game kind from the server's English when no catalog has it, names included", () => {
     expect(say({ kind: "took", params: { seat: 2, count: 3 }, text: "Player 3 took 3 scarabs" }, reader, "en")).toBe("Bo took 3 scarabs");
+  });
+  it("takes a log entry's acting seat as its {seat}", () => {
+    expect(say({ kind: "took", seat: 0, params: { count: 1 } }, reader, "en")).toBe("Ann took 1 scarab");
+  });
+  it("treats the server's default seat names as no name", () => {
+    expect(givenName("Player 2")).toBeNull();
+    expect(givenName("Bot (hard)")).toBeNull();
+    expect(givenName("Ann")).toBe("Ann");
   });
   it("falls back to the server's English text in another language", () => {
     expect(say({ kind: "took", params: { seat: 2, count: 3 }, text: "Player 3 took 3 scarabs" }, reader, "nl")).toBe("Player 3 took 3 scarabs");

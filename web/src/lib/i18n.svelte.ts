@@ -81,7 +81,7 @@ function defaultSeatLabel(seat: number | null, viewer: number | null, lang: Lang
 }
 
 /** A keyed text of the table language: a log entry, prompt, descriptor or score part. */
-export interface Said { kind: string; params?: Record<string, unknown>; text?: string }
+export interface Said { kind: string; params?: Record<string, unknown>; text?: string; seat?: number | null }
 
 /**
  * Everything a table page needs to write one seat's texts: which game, who reads
@@ -113,7 +113,8 @@ export function term(id: string, game: string, lang: Lang = locale.lang): string
 
 /** The sentence of a keyed text in the current language, the server's English as fallback. */
 export function say(said: Said, reader: Reader, lang: Lang = locale.lang): string {
-  const params = said.params ?? {};
+  // A log entry's acting seat is the {seat} of its template unless its params say otherwise.
+  const params = "seat" in said && !("seat" in (said.params ?? {})) ? { seat: said.seat, ...said.params } : (said.params ?? {});
   const ctx = {
     seatLabel: (s: number | null) => seatLabel(s, reader, lang),
     term: (id: string) => term(id, reader.game, lang),
@@ -148,4 +149,14 @@ export function translator(reader: Reader): (key: string, params?: Record<string
     // An unknown term reads as its id, which is the data file's English word.
     return key.startsWith("term.") ? key.slice(5) : key;
   };
+}
+
+/**
+ * The name a person gave a seat, or null when the server's default stands ("Player 2",
+ * "Bot (easy)"): defaults are written in the reader's language instead.
+ */
+export function givenName(name: string | null | undefined): string | null {
+  if (!name) return null;
+  if (/^Player \d+$/.test(name) || /^Bot \((easy|medium|hard)\)$/.test(name)) return null;
+  return name;
 }
