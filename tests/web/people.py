@@ -121,10 +121,13 @@ def take_turn(page: Page, rng: random.Random, board_only: bool = True) -> int:
             moves = page.locator("[data-testid=moves] button[data-action]")
             moves.nth(rng.randrange(moves.count())).click()
         else:
-            raise AssertionError(f"nothing to click on the board: {page.get_by_test_id('prompt').inner_text()}")
+            raise AssertionError(
+                f"nothing to click on the board: {page.get_by_test_id('prompt').inner_text()}"
+            )
         page.wait_for_timeout(50)
     page.wait_for_function(
-        "v => { const m = document.querySelector('main.table'); return m && (Number(m.dataset.version) !== v); }",
+        "v => { const m = document.querySelector('main.table');"
+        " return m && (Number(m.dataset.version) !== v); }",
         arg=before,
         timeout=WAIT,
     )
@@ -152,10 +155,12 @@ def wait_for_turn_or_end(pages: list[Page]) -> Page | None:
         waiting = next(p for p in pages if not finished(p))
         try:
             waiting.wait_for_function(script, timeout=2_000)
-        except Exception:  # noqa: BLE001 (a timeout: look at the other pages again)
+        except Exception:
             deadline_each -= 2_000
             if deadline_each <= 0:
                 texts = [p.get_by_test_id("prompt").inner_text() for p in pages]
-                raise AssertionError(f"nobody could act and the game did not end: {texts}") from None
+                raise AssertionError(
+                    f"nobody could act and the game did not end: {texts}"
+                ) from None
             continue
         deadline_each = WAIT

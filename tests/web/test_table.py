@@ -18,7 +18,6 @@ from playwright.sync_api import Browser, Page, expect
 from tests.server.harness import Server
 from tests.web.people import (
     VIEWPORT,
-    WAIT,
     create_table,
     finished,
     my_turn,
@@ -187,7 +186,9 @@ def test_horus_plays_rounds_by_clicking_and_survives_a_reload(
         ctx.close()
 
 
-def test_lobby_and_table_in_dutch_and_italian(browser: Browser, server: Server, shots: Path) -> None:
+def test_lobby_and_table_in_dutch_and_italian(
+    browser: Browser, server: Server, shots: Path
+) -> None:
     words = {
         "nl": ("Kies een spel", "Wat er gebeurde", "Spelregels"),
         "it": ("Scegli un gioco", "Cosa è successo", "Regole"),
@@ -220,7 +221,10 @@ def test_lobby_and_table_in_dutch_and_italian(browser: Browser, server: Server, 
 
 def test_phone_size_table_fits_and_plays(browser: Browser, server: Server, shots: Path) -> None:
     ctx = browser.new_context(
-        viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True, has_touch=True
+        viewport={"width": 390, "height": 844},
+        device_scale_factor=2,
+        is_mobile=True,
+        has_touch=True,
     )
     try:
         page = new_person(ctx)
