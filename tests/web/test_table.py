@@ -18,6 +18,7 @@ from playwright.sync_api import Browser, Page, expect
 from tests.server.harness import Server
 from tests.web.people import (
     VIEWPORT,
+    WAIT,
     create_table,
     finished,
     my_turn,
@@ -179,6 +180,11 @@ def test_horus_plays_rounds_by_clicking_and_survives_a_reload(
         page.wait_for_selector("main.table")
         assert version(page) >= before
         expect(page.get_by_test_id("log").locator("li").first).to_be_visible()
+        # The server dies and comes back: the page says so, reconnects and plays on.
+        server.kill()
+        expect(page.get_by_text("Connection lost")).to_be_visible()
+        server.restart()
+        expect(page.get_by_text("Connection lost")).to_be_hidden(timeout=WAIT)
         _play_rounds([page], rng, 8)
         page.screenshot(path=str(shots / "horus-after-reload.png"), full_page=True)
         assert page_errors(page) == []
