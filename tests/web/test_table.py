@@ -238,6 +238,9 @@ def test_phone_size_table_fits_and_plays(browser: Browser, server: Server, shots
         page.wait_for_selector("[data-game]")
         assert page.evaluate("document.documentElement.scrollWidth") <= 390
         page.screenshot(path=str(shots / "phone-lobby.png"))
+        page.get_by_test_id("choose-horus").click()
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390
+        page.locator("#setup").screenshot(path=str(shots / "phone-setup.png"))
         create_table(page, server.url, "luxor2001", ["me", "bot:easy"])
         _play_rounds([page], random.Random(3), 3)
         assert page.evaluate("document.documentElement.scrollWidth") <= 390, "no sideways scrolling"
@@ -255,6 +258,8 @@ def test_creator_hands_an_absent_friends_seat_to_a_bot(
     try:
         page = new_person(ctx)
         create_table(page, server.url, "luxor2001", ["me", "link"])
+        page.get_by_text("Absent? Let a bot play this seat").click()
+        page.screenshot(path=str(shots / "hand-seat-to-bot-offer.png"))
         page.get_by_test_id("tobot-1").click()
         seat = page.locator(".players li[data-seat='1']")
         expect(seat).to_contain_text("bot")
