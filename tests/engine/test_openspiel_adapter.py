@@ -40,3 +40,19 @@ def test_resample_from_infostate_keeps_the_seat_view() -> None:
     clone = state.clone()
     clone.apply_action(0)
     assert state.current_player() == 0 and clone.current_player() == 1
+
+
+def test_information_states_recall_private_observations_the_view_has_forgotten() -> None:
+    game = pyspiel.load_game(openspiel.register(HighCard), {"players": 2})
+    ends = []
+    for first_card in (4, 3):
+        state = game.new_initial_state()
+        for action in (first_card, 1, 1, 2):  # deal, deal, seat 0 redraws and draws a 2
+            state.apply_action(action)
+        ends.append(state)
+    # Seat 0 now sees the same thing either way (its card is a 2)...
+    assert ends[0].observation_string(0) == ends[1].observation_string(0)
+    # ...but it once held a 4 in one history and a 3 in the other: perfect recall tells.
+    assert ends[0].information_state_string(0) != ends[1].information_state_string(0)
+    # Seat 1 never saw seat 0's cards: for it the two histories are one.
+    assert ends[0].information_state_string(1) == ends[1].information_state_string(1)

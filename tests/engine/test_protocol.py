@@ -123,3 +123,20 @@ def test_estimate_returns_defaults_to_the_current_leaders() -> None:
     state.apply_action(KEEP)
     state.apply_action(KEEP)
     assert state.estimate_returns() == state.returns() == [1.0, 0.0]
+
+
+def test_any_integral_action_is_accepted_and_other_numbers_refused() -> None:
+    import numpy as np
+
+    from necropolis.engine import IllegalActionError
+    from necropolis.games import load_game
+
+    state = load_game("luxor2001", players=2).new_initial_state()
+    first = state.chance_outcomes()[0][0]
+    for bad in (float(first), True, "1", None):
+        with pytest.raises(IllegalActionError, match="whole number"):
+            state.apply_action(bad)  # type: ignore[arg-type]
+    assert state.move_number() == 0
+    state.apply_action(np.int64(first))  # type: ignore[arg-type]
+    assert state.history() == [first]
+    assert type(state.history()[0]) is int

@@ -65,3 +65,40 @@ def test_record_that_does_not_replay(tmp_path: Path) -> None:
 def test_missing_file() -> None:
     with pytest.raises(MatchRecordError, match="cannot read"):
         MatchRecord.load("/nonexistent/match.json")
+
+
+_HEADER = '{"format": "necropolis-match", '
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("[" * 100_000 + "]" * 100_000, "nested too deeply"),
+        (_HEADER + '"version": true}', "version True"),
+        (_HEADER + '"version": 1.0}', "version 1.0"),
+        (
+            _HEADER + '"version": 1, "game": "x", "options": {}, "seats": [], "actions": [],'
+            ' "seed": true}',
+            "'seed' must be a whole number",
+        ),
+    ],
+)
+def test_records_of_the_wrong_shape_are_refused_in_one_line(text: str, message: str) -> None:
+    with pytest.raises(MatchRecordError, match=message) as caught:
+        MatchRecord.loads(text)
+    assert "\n" not in str(caught.value)
+
+
+def test_a_file_that_is_not_text_is_refused_and_left_alone(tmp_path: Path) -> None:
+    path = tmp_path / "m.json"
+    path.write_bytes(b"\xff\xfe\x00garbage")
+    with pytest.raises(MatchRecordError, match="not UTF-8"):
+        MatchRecord.load(path)
+    assert path.read_bytes() == b"\xff\xfe\x00garbage"
+
+
+@pytest.mark.parametrize("seats", [["human"], ["human", "random", "random"]])
+def test_seats_must_match_the_player_count(seats: list[str]) -> None:
+    record = MatchRecord("luxor2001", {"players": 2}, seats, [])
+    with pytest.raises(MatchRecordError, match=f"names {len(seats)} seats for a game of 2"):
+        record.final_state()

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from typing import Any
 
 import necropolis
 from necropolis.engine import CHANCE
@@ -141,3 +142,20 @@ def fill(state: HorusState, seat: int, names: list[str]) -> None:
 
 
 DAVID, CHANTAL, DELROY, ABDEL, RASPUTIN, MAKI, JOSE, EDGAR = range(8)
+
+
+def told(since: HorusState, now: HorusState, viewer: int | None = None) -> list[dict[str, Any]]:
+    """The log entries ``viewer`` gets for the actions that led from ``since`` (a clone
+    taken earlier) to ``now``, narrated step by step as a live table does."""
+    state = since.clone()
+    entries: list[dict[str, Any]] = []
+    for action in now.history()[since.move_number() :]:
+        before = state.clone()
+        state.apply_action(action)
+        entries += state.narrate(before, action, viewer)
+    return entries
+
+
+def said(entries: list[dict[str, Any]], kind: str | None = None) -> list[str]:
+    """The texts of ``entries`` (of one kind, when given)."""
+    return [e["text"] for e in entries if kind is None or e["kind"] == kind]

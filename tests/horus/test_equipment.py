@@ -99,7 +99,13 @@ def test_a_player_at_twelve_cards_discards_before_searching() -> None:
     state.square[0] = square(7, 4)
     keep_all(state)
     roll(state, [6, 6, 6, 6, 6])  # level 6 with twelve cards: every 6 counts
+    search = state.string_to_action("seat 0 searches")
+    assert state.action_info(search)["text"] == (
+        "Search the Cobra Nest: you hold twelve cards, so first discard one, then draw from"
+        " the rubble deck"
+    )
     act(state, "seat 0 searches")
+    assert state.prompt(0) is not None and state.prompt(0)["kind"] == "ask_room_action"
     assert state.view(0)["awaiting"] == "make room"
     assert all("Scorpion" not in state.action_to_string(a) for a in state.legal_actions())
     act(state, "seat 0 discards Crowbar to make room")

@@ -21,8 +21,10 @@ from tests.horus.helpers import (
     keep_all,
     new_state,
     roll,
+    said,
     square,
     start,
+    told,
 )
 
 
@@ -72,13 +74,23 @@ def test_the_horus_idol_brings_down_a_block_at_once() -> None:
     state.mummy_pos[1] = 9  # Sanakht at the far corner
     keep_all(state)
     roll(state, [2, 1, 1, 1, 1])
+    pick = state.string_to_action("seat 0 picks the lock of the Horus alcove")
+    assert state.action_info(pick)["text"] == (
+        "Pick the lock of the Horus alcove: roll the five dice, it needs 1, 2, 3, 4, 5;"
+        " the idol's curse takes the red die"
+    )
     act(state, "seat 0 picks the lock of the Horus alcove")
     roll(state, [1, 2, 3, 4, 5])
     assert card("Horus Idol") in state.hand[0]
     assert state.current_player() == CHANCE and state.phase == P_ACTIONS
     assert len(state.chance_outcomes()) == 36  # a block from the box, now
+    mark = state.clone()
     chance(state, 8)
     assert state.fallen[8]
+    assert said(told(mark, state, 1)) == [
+        "Taking the Horus Idol set off a trap in the ceiling",
+        "Stone block 9 fell",
+    ]
     # the curse: the red die is Horus's
     end_turns(state)
     roll(state, [1, 1, 1, 1, 1])

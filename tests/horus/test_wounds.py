@@ -18,8 +18,10 @@ from tests.horus.helpers import (
     end_turns,
     keep_all,
     roll,
+    said,
     square,
     start,
+    told,
 )
 
 INITKAES, SANAKHT, IMHOTEP = range(3)
@@ -35,6 +37,7 @@ def test_search_dangers_are_wounds_by_area() -> None:
     state.square[0] = square(5, 4)  # sand
     state.square[1] = square(3, 4)  # pond
     _turns(state, [2, 2, 2, 1, 1])
+    mark = state.clone()
     act(state, "seat 0 searches")
     assert {t for t, _ in state.chance_outcomes()} == set(cp.TYPES_OF_ORIGIN[cp.SAND_DECK])
     chance(state, card("Scorpion"))
@@ -44,14 +47,26 @@ def test_search_dangers_are_wounds_by_area() -> None:
     chance(state, card("Crocodile"))
     assert state.hand == [[card("Scorpion")], [card("Crocodile")]]
     assert state.view(1)["players"][0]["cards"] == ["Scorpion"]  # wounds lie face up
+    log = told(mark, state, 1)
+    assert said(log, "found") == [
+        "Player 1 drew Scorpion from the sand deck",
+        "You drew Crocodile from the water deck",
+    ]
+    assert said(log, "stung_by_scorpion") == ["A scorpion stung Player 1: a wound"]
+    assert said(log, "bitten_by_crocodile") == ["A crocodile bit you: a wound"]
 
 
 def test_touch_when_an_adventurer_walks_into_a_mummy() -> None:
     state = start([DAVID, CHANTAL])
     state.square[0] = square(3, 0)
     _turns(state, [2, 1, 1, 1, 1])
+    mark = state.clone()
     act(state, "seat 0 moves north")  # Initkaes stands on (2, 0)
     assert state.hand[0] == [cp.MUMMY_WOUND]
+    assert said(told(mark, state, 1)) == [
+        "Player 1 moved north in the Mummies' Corridor",
+        "Initkaes touched Player 1: a wound",
+    ]
 
 
 def test_touch_when_a_mummy_walks_over_adventurers_all_of_them() -> None:
@@ -59,8 +74,17 @@ def test_touch_when_a_mummy_walks_over_adventurers_all_of_them() -> None:
     state.square[0] = state.square[1] = square(3, 0)
     _turns(state, [1, 1, 1, 1, 1])
     end_turns(state)
+    mark = state.clone()
     roll(state, [4, 1, 1, 1, 1])  # one step: Initkaes (facing south) enters (3, 0)
     assert state.hand == [[cp.MUMMY_WOUND], [cp.MUMMY_WOUND]]
+    log = told(mark, state, 0)
+    assert said(log, "mummies_walk") == ["The mummy dice gave each mummy 1 step"]
+    walk = [e for e in log if e["kind"] == "mummy_walked" and e["params"]["mummy"] == "Initkaes"]
+    assert walk[0]["params"]["squares"] == [square(3, 0)]
+    assert said(log, "touched_by_mummy") == [
+        "Initkaes touched you: a wound",
+        "Initkaes touched Player 2: a wound",
+    ]
 
 
 def test_touch_when_they_stay_together_into_the_next_round() -> None:
@@ -68,8 +92,13 @@ def test_touch_when_they_stay_together_into_the_next_round() -> None:
     state.square[0] = square(2, 0)  # already on Initkaes's square
     _turns(state, [1, 1, 1, 1, 1])
     end_turns(state)
+    mark = state.clone()
     roll(state, [1, 1, 1, 1, 1])  # no mummy moves
     assert state.hand[0] == [cp.MUMMY_WOUND]
+    log = told(mark, state, None)
+    assert said(log, "mummies_walk") == ["The mummy dice gave each mummy 0 steps"]
+    assert said(log, "mummy_walked") == []
+    assert said(log, "touched_by_mummy") == ["Initkaes touched Player 1: a wound"]
 
 
 def test_touch_when_a_jump_from_a_block_lands_on_a_mummy() -> None:
@@ -79,9 +108,19 @@ def test_touch_when_a_jump_from_a_block_lands_on_a_mummy() -> None:
     _turns(state, [1, 1, 1, 1, 1])
     end_turns(state)
     roll(state, [1, 1, 1, 1, 1])
+    mark = state.clone()
     chance(state, 1)  # block 2 falls
+    assert state.prompt(0) is not None and state.prompt(0)["text"] == (
+        "Stone block 2 is falling on your square: jump to a free square"
+    )
     act(state, "seat 0 jumps north")
     assert sorted(state.hand[0]) == sorted([cp.BLOCK_WOUND, cp.MUMMY_WOUND])
+    assert said(told(mark, state, 1))[:4] == [
+        "Stone block 2 fell",
+        "Player 1 jumped north, away from the falling block",
+        "Sanakht touched Player 1: a wound",
+        "The falling stone block hit Player 1: a wound",
+    ]
 
 
 def test_two_mummies_on_one_square_wound_twice() -> None:
@@ -90,8 +129,13 @@ def test_two_mummies_on_one_square_wound_twice() -> None:
     state.mummy_pos[INITKAES] = 6  # both on the shared corner (0, 0)
     state.mummy_pos[SANAKHT] = 0
     _turns(state, [2, 1, 1, 1, 1])
+    mark = state.clone()
     act(state, "seat 0 moves north")
     assert state.hand[0] == [cp.MUMMY_WOUND, cp.MUMMY_WOUND]
+    assert said(told(mark, state, 0), "touched_by_mummy") == [
+        "Initkaes touched you: a wound",
+        "Sanakht touched you: a wound",
+    ]
 
 
 def test_a_block_with_no_free_square_around_crushes() -> None:
@@ -103,9 +147,14 @@ def test_a_block_with_no_free_square_around_crushes() -> None:
     _turns(state, [1, 1, 1, 1, 1])
     end_turns(state)
     roll(state, [1, 1, 1, 1, 1])
+    mark = state.clone()
     chance(state, 15)  # block 16
     assert state.status[0] == CRUSHED
     assert state.status[1] == INSIDE
+    assert said(told(mark, state, 1))[:2] == [
+        "Stone block 16 fell",
+        "The stone block crushed Player 1: there was nowhere to jump",
+    ]
 
 
 def test_a_mummy_wound_at_twelve_cards_forces_a_discard() -> None:
@@ -115,10 +164,17 @@ def test_a_mummy_wound_at_twelve_cards_forces_a_discard() -> None:
     _turns(state, [6, 1, 1, 1, 1])
     act(state, "seat 0 moves north")
     assert state.view(0)["awaiting"] == "make room"
+    assert state.prompt(0) is not None and state.prompt(0)["kind"] == "ask_room"
+    assert state.prompt(0)["params"] == {"card": "Mummy wound"}
+    mark = state.clone()
     texts = [state.action_to_string(a) for a in state.legal_actions()]
     assert texts == ["seat 0 discards Hededet treasure (2) to make room"]  # never a wound
     act(state, texts[0])
     assert len(state.hand[0]) == 12 and cp.MUMMY_WOUND in state.hand[0]
+    assert said(told(mark, state, 1)) == [
+        "Player 1 discarded a face-down sand card",
+        "Initkaes touched Player 1: a wound",
+    ]
 
 
 def test_twelve_wounds_and_a_touch_make_a_mummy_that_then_walks() -> None:
@@ -126,15 +182,21 @@ def test_twelve_wounds_and_a_touch_make_a_mummy_that_then_walks() -> None:
     state = start([EDGAR, CHANTAL], {0: hand})
     state.square[0] = square(3, 0)
     _turns(state, [6, 1, 1, 1, 1])
+    mark = state.clone()
     act(state, "seat 0 moves north")
     assert state.status[0] == MUMMIFIED
+    assert "You had twelve wounds and rose as a mummy" in said(told(mark, state, 0))
     assert len(state.mummy_pos) == 4 and state.mummy_seat[3] == 0
     assert state.mummy_square(3) == square(2, 0)
     end_turns(state)
     state.square[1] = square(1, 0)  # Chantal waits where the new mummy walks
+    mark = state.clone()
     roll(state, [4, 1, 1, 1, 1])  # one step: the new mummy faces north, Initkaes south
     assert state.mummy_square(3) == square(1, 0)
     assert state.hand[1] == [cp.MUMMY_WOUND]
+    log = told(mark, state, 1)
+    assert "The mummy of Player 1 walked 1 square along the Anubis section" in said(log)
+    assert said(log, "touched_by_seat_mummy") == ["The mummy of Player 1 touched you: a wound"]
 
 
 def test_twelve_wounds_leave_no_search_and_no_lock_to_pick() -> None:
@@ -158,5 +220,11 @@ def test_an_idol_won_at_twelve_cards_needs_room_as_it_arrives() -> None:
     act(state, "seat 0 picks the lock of the Sobek alcove")
     roll(state, [2, 4, 6, 1, 1])
     assert state.view(0)["pending_card"] == "Sobek Idol"
+    mark = state.clone()
     act(state, "seat 0 discards Hededet treasure (2) to make room")
     assert card("Sobek Idol") in state.hand[0] and len(state.hand[0]) == 12
+    assert said(told(mark, state, 0)) == [
+        "You discarded Hededet treasure (2)",
+        "You took the Sobek Idol",
+        "From now on the green die gives you no action (curse of the Sobek Idol)",
+    ]

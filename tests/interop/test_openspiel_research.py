@@ -11,6 +11,7 @@ calls the adapter's method and is what these tests run.
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 import numpy as np
@@ -84,3 +85,60 @@ def test_openspiel_ismcts_searches_the_adapter(game_id: str, players: int) -> No
         state.apply_action(action)
         decisions += 1
     assert decisions or state.is_terminal()
+
+
+@pytest.mark.parametrize("game_id", ["horus", "luxor", "luxor2001"])
+def test_information_states_are_the_seats_whole_observation_history(game_id: str) -> None:
+    """Two trajectories that part at a chance event share an information state for a seat
+    exactly when that seat observed the same things, in order, all along."""
+    game = pyspiel.load_game(f"necropolis_{game_id}", {"players": 2})
+    rng = random.Random(game_id)
+    parted = 0
+    for _ in range(6):
+        state = game.new_initial_state()
+        for _ in range(rng.randrange(5, 40)):
+            if state.is_terminal():
+                break
+            if state.is_chance_node():
+                outcomes = [a for a, _ in state.chance_outcomes()]
+                if len(outcomes) > 1 and rng.random() < 0.3:
+                    left, right = state.clone(), state.clone()
+                    a, b = rng.sample(outcomes, 2)
+                    left.apply_action(a)
+                    right.apply_action(b)
+                    _compare_after_parting(left, right, rng)
+                    parted += 1
+                state.apply_action(rng.choice(outcomes))
+            else:
+                state.apply_action(rng.choice(state.legal_actions()))
+    assert parted > 0
+
+
+def _compare_after_parting(left: Any, right: Any, rng: random.Random) -> None:
+    """Play the same actions on both sides while both allow them, checking at each step
+    that a seat's information states agree exactly when its observations so far agree."""
+    seen: dict[int, tuple[list[str], list[str]]] = {
+        p: ([left.observation_string(p)], [right.observation_string(p)]) for p in (0, 1)
+    }
+    for _ in range(15):
+        if left.is_terminal() or left.current_player() != right.current_player():
+            break
+        if left.is_chance_node():
+            options = {a for a, _ in left.chance_outcomes()} & {
+                a for a, _ in right.chance_outcomes()
+            }
+        else:
+            options = set(left.legal_actions()) & set(right.legal_actions())
+        if not options:
+            break
+        action = rng.choice(sorted(options))
+        actor = left.current_player()
+        left.apply_action(action)
+        right.apply_action(action)
+        for p in (0, 1):
+            own = str(action) if actor == p else ""
+            seen[p][0].append(own + left.observation_string(p))
+            seen[p][1].append(own + right.observation_string(p))
+            same_past = seen[p][0] == seen[p][1]
+            same_state = left.information_state_string(p) == right.information_state_string(p)
+            assert same_state == same_past, (p, left.move_number())

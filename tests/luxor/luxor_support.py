@@ -156,3 +156,12 @@ def random_playout(st: LuxorState, rng: random.Random, limit: int | None = None)
 def at(st: LuxorState, seat: int, field: int) -> int:
     """How many of ``seat``'s active adventurers stand on ``field``."""
     return st.adventurers[seat * NUM_FIELDS + field]
+
+
+def narrated(
+    st: LuxorState, action: int, viewer: int | None = 0
+) -> list[tuple[str, dict[str, object]]]:
+    """Apply ``action`` and return the log entries it made for ``viewer`` as (kind, params)."""
+    before = st.clone()
+    st.apply_action(action)
+    return [(e["kind"], e["params"]) for e in st.narrate(before, action, viewer)]

@@ -39,6 +39,7 @@ from tests.luxor.luxor_support import (
     at,
     chance,
     deck_origin,
+    narrated,
     put_adventurers,
     put_hand,
     put_temple_tile,
@@ -52,12 +53,16 @@ def test_either_end_of_the_hand_and_the_new_card_goes_into_the_middle() -> None:
     assert st.legal_actions() == [rules.PLAY_LEFT, rules.PLAY_RIGHT]
     assert st.action_to_string(rules.PLAY_LEFT) == "play the leftmost card (1)"
     assert st.action_to_string(rules.PLAY_RIGHT) == "play the rightmost card (3)"
-    st.apply_action(rules.PLAY_LEFT)
+    log = narrated(st, rules.PLAY_LEFT)
     # Both adventurers stand on the stairs, so there is nothing to choose: one goes 1 tile.
     assert at(st, 0, 2) == 1 and at(st, 0, 0) == 1
+    assert log[:2] == [
+        ("card_played", {"card": "one", "end": "left"}),
+        ("moved", {"origin": 0, "steps": 1, "field": 2}),
+    ]
     assert st.discard[ONE] == 1
     assert st.phase == rules.P_DRAW
-    chance(st, FIVE)
+    assert narrated(st, FIVE) == [("card_drawn", {"card": "five"})]
     # The four left keep their order; the new card sits in the middle.
     assert st.hands[0] == [TWO, FIVE, FIVE, FOUR, THREE]
     assert st.current_player() == 1
@@ -67,11 +72,15 @@ def test_the_other_end_and_three_tiles_from_the_stairs() -> None:
     # Page 5: Ani moves an adventurer from the stairs 3 tiles forward. The landing at the
     # foot of the stairs (field 1) holds no tile and is not counted.
     st = start(hands=[(ONE, TWO, FIVE, FOUR, THREE), (ONE, TWO, THREE, FOUR, FIVE)])
-    st.apply_action(rules.PLAY_RIGHT)
+    log = narrated(st, rules.PLAY_RIGHT)
     assert at(st, 0, 4) == 1
     # Field 4's treasure needs one adventurer: taken, and the cobra beneath turns up a tile.
     assert st.phase == rules.P_TEMPLE_REVEAL
-    chance(st, SCARAB)
+    assert [kind for kind, _ in log] == ["card_played", "moved", "treasure_taken"]
+    assert log[1][1] == {"origin": 0, "steps": 3, "field": 4}
+    assert narrated(st, SCARAB) == [
+        ("temple_revealed", {"field": 4, "back": "cobra", "front": "scarab"})
+    ]
     chance(st, ONE)
     assert st.hands[0] == [ONE, TWO, ONE, FIVE, FOUR]
 
@@ -89,8 +98,9 @@ def test_moving_from_an_empty_field_goes_first_to_the_next_tile() -> None:
     assert st.hands[0] == [TWO, THREE, ONE, FOUR, FIVE]
     st.apply_action(rules.PLAY_LEFT)
     assert st.legal_actions() == [rules.MOVE_FROM + 0, rules.MOVE_FROM + 2]
-    st.apply_action(rules.MOVE_FROM + 2)
+    log = narrated(st, rules.MOVE_FROM + 2)
     assert at(st, 0, 4) == 1 and at(st, 0, 2) == 0
+    assert log[0] == ("moved", {"origin": 2, "steps": 2, "field": 4})
 
 
 def test_empty_fields_are_skipped_and_sleeping_adventurers_cannot_move() -> None:
@@ -104,9 +114,12 @@ def test_empty_fields_are_skipped_and_sleeping_adventurers_cannot_move() -> None
     st.apply_action(rules.PLAY_LEFT)
     # Only active adventurers are offered: the stairs and field 7, never a statue.
     assert st.legal_actions() == [rules.MOVE_FROM + 0, rules.MOVE_FROM + 7]
-    st.apply_action(rules.MOVE_FROM + 0)
+    log = narrated(st, rules.MOVE_FROM + 0)
     assert at(st, 0, 6) == 1  # tiles 2, 4, 6: the Horus tile
     assert st.phase == rules.P_HORUS_TILE
+    assert log == [("moved", {"origin": 0, "steps": 3, "field": 6})]
+    prompt = st.prompt(0)
+    assert prompt is not None and prompt["kind"] == "prompt_horus_tile"
 
 
 def test_passing_an_anubis_statue_wakes_the_adventurer_lying_there() -> None:
@@ -117,12 +130,16 @@ def test_passing_an_anubis_statue_wakes_the_adventurer_lying_there() -> None:
     st.apply_action(rules.PLAY_LEFT)
     assert st.phase == rules.P_ROLL
     chance(st, 4)  # a 5
-    st.apply_action(rules.MOVE_FROM + 7)  # 8, 9 (Osiris tile, a step like any tile), 10, 11, 12
+    log = narrated(st, rules.MOVE_FROM + 7)  # 8, 9 (Osiris tile, a step like any tile), ..., 12
     # The Osiris tile is only crossed, not landed on: the walk ends on field 12.
     assert at(st, 0, 12) == 1
     assert st.sleeping[0] == 0  # statue 1 (after field 10) was passed
     assert at(st, 0, 0) == 2  # the woken adventurer stands up on the stairs
     assert st.sleeping[1] == 1 and st.sleeping[2] == 1
+    assert log[:2] == [
+        ("moved", {"origin": 7, "steps": 5, "field": 12}),
+        ("woke", {"statue": 1}),
+    ]
 
 
 def test_osiris_tile_moves_on_at_once_and_the_tile_there_acts() -> None:
@@ -133,11 +150,18 @@ def test_osiris_tile_moves_on_at_once_and_the_tile_there_acts() -> None:
     put_adventurers(st, 0, {0: 1, 7: 1})
     put_hand(st, 0, [TWO, ONE, ONE, ONE, ONE], [deck_origin(st)] * 5)
     st.apply_action(rules.PLAY_LEFT)
-    st.apply_action(rules.MOVE_FROM + 7)  # 8, then the Osiris tile on 9
+    log = narrated(st, rules.MOVE_FROM + 7)  # 8, then the Osiris tile on 9
     assert at(st, 0, 9) == 0  # never ends on an Osiris tile
+    assert log == [
+        ("moved", {"origin": 7, "steps": 2, "field": 9}),
+        ("osiris_push", {"landing": 9, "field": 12}),
+        ("woke", {"statue": 1}),
+    ]
     assert at(st, 0, 12) == 1  # 10, 11, 12
     assert st.phase == rules.P_SCARAB_DRAW
-    chance(st, 2)  # a scarab worth 3
+    before = st.clone()
+    assert narrated(st, 2) == [("scarab_taken", {"value": 3})]  # a scarab worth 3
+    assert st.narrate(before, 2, 1)[0]["params"] == {}  # the others learn no value
     assert st.scarabs[0] == [0, 0, 1, 0]
     assert st.phase == rules.P_DRAW
 
@@ -157,8 +181,12 @@ def test_treasure_with_two_adventurers_and_the_cobra_tile_beneath() -> None:
     st.apply_action(rules.TAKE_KEY)
     chance(st, ONE)
     st.apply_action(rules.PLAY_RIGHT)  # the other "3"
-    st.apply_action(rules.MOVE_FROM + 0)
+    log = narrated(st, rules.MOVE_FROM + 0)
     assert at(st, 0, 4) == 2
+    assert log == [
+        ("moved", {"origin": 0, "steps": 3, "field": 4}),
+        ("treasure_taken", {"field": 4, "treasure": "vase", "points": 3}),
+    ]
     assert st.score[0] == TREASURE_POINTS[VASE + NEEDS_2] == 3
     assert st.treasures[0][VASE + NEEDS_2] == 1
     assert st.phase == rules.P_TEMPLE_REVEAL
@@ -180,7 +208,9 @@ def test_horus_tile_offers_a_key_or_a_horus_card_with_no_draw() -> None:
     assert st.action_to_string(rules.TAKE_KEY) == "take a key"
     st.apply_action(rules.HORUS_LEVEL + 0)
     assert st.phase == rules.P_HORUS_DRAW
-    chance(st, RANGE_3)
+    before = st.clone()
+    assert narrated(st, RANGE_3) == [("horus_card_taken", {"level": 1, "card": "range_3"})]
+    assert st.narrate(before, RANGE_3, 1)[0]["kind"] == "horus_card_taken_hidden"
     assert st.hands[0] == [ONE, TWO, RANGE_3, FOUR, THREE]
     assert st.origins[0][2] == 0  # from the level-1 deck, as everybody saw
     assert st.current_player() == 1 and st.phase == rules.P_PLAY  # no draw
@@ -190,7 +220,7 @@ def test_horus_tile_offers_a_key_or_a_horus_card_with_no_draw() -> None:
 def test_horus_tile_key_then_the_usual_draw() -> None:
     st = start(hands=[(FIVE, ONE, TWO, FOUR, THREE), (ONE, TWO, THREE, FOUR, FIVE)])
     st.apply_action(rules.PLAY_LEFT)
-    st.apply_action(rules.TAKE_KEY)
+    assert narrated(st, rules.TAKE_KEY) == [("key_taken", {})]
     assert st.keys[0] == 1 and st.key_supply == 19
     assert st.phase == rules.P_DRAW
 
@@ -205,6 +235,8 @@ def test_favour_of_horus_temple_tile_level_two_card() -> None:
     st.apply_action(rules.PLAY_LEFT)
     st.apply_action(rules.MOVE_FROM + 5)  # 6, 7, 8
     assert st.legal_actions() == [rules.HORUS_LEVEL + 1, rules.HORUS_LEVEL + 2]
+    prompt = st.prompt(0)
+    assert prompt is not None and prompt["text"] == "Take a Horus card of 2 or 3 eyes"
     st.apply_action(rules.HORUS_LEVEL + 1)
     chance(st, DIE_RANGE)
     assert st.hands[0] == [ONE, ONE, DIE_RANGE, ONE, ONE]
@@ -221,8 +253,12 @@ def test_tunnel_takes_the_adventurer_to_the_next_tunnel() -> None:
     put_adventurers(st, 0, {0: 1, 11: 1})
     put_hand(st, 0, [ONE, ONE, ONE, ONE, ONE], [deck_origin(st)] * 5)
     st.apply_action(rules.PLAY_LEFT)
-    st.apply_action(rules.MOVE_FROM + 11)
+    log = narrated(st, rules.MOVE_FROM + 11)
     assert at(st, 0, 15) == 1 and at(st, 0, 12) == 0  # the next tunnel, not the one after
+    assert log == [
+        ("moved", {"origin": 11, "steps": 1, "field": 12}),
+        ("tunnel", {"origin": 12, "field": 15}),
+    ]
     assert st.phase == rules.P_DRAW
 
 
@@ -234,8 +270,14 @@ def test_tunnel_passing_a_statue_wakes_and_the_last_tunnel_does_nothing() -> Non
     put_adventurers(st, 0, {0: 2, 16: 1}, awake=1)
     put_hand(st, 0, [ONE, ONE, ONE, ONE, ONE], [deck_origin(st)] * 5)
     st.apply_action(rules.PLAY_LEFT)
-    st.apply_action(rules.MOVE_FROM + 16)  # 17 is Osiris +2: 18, 19, a tunnel to 24
+    log = narrated(st, rules.MOVE_FROM + 16)  # 17 is Osiris +2: 18, 19, a tunnel to 24
     assert at(st, 0, 24) == 1
+    assert log == [
+        ("moved", {"origin": 16, "steps": 1, "field": 17}),
+        ("osiris_push", {"landing": 17, "field": 19}),
+        ("tunnel", {"origin": 19, "field": 24}),
+        ("woke", {"statue": 2}),
+    ]
     assert st.sleeping[1] == 0 and at(st, 0, 0) == 3  # statue 2 (after field 20) passed
 
     # An adventurer landing on the last tunnel goes nowhere further.
@@ -244,8 +286,9 @@ def test_tunnel_passing_a_statue_wakes_and_the_last_tunnel_does_nothing() -> Non
     put_adventurers(st2, 0, {0: 1, 23: 1})
     put_hand(st2, 0, [ONE, ONE, ONE, ONE, ONE], [deck_origin(st2)] * 5)
     st2.apply_action(rules.PLAY_LEFT)
-    st2.apply_action(rules.MOVE_FROM + 23)
+    log = narrated(st2, rules.MOVE_FROM + 23)
     assert at(st2, 0, 24) == 1 and st2.phase == rules.P_DRAW
+    assert log[-1] == ("tunnel_end", {"field": 24})
 
 
 def test_all_forward_moves_everyone_then_one_action_only() -> None:
@@ -257,11 +300,26 @@ def test_all_forward_moves_everyone_then_one_action_only() -> None:
     put_temple_tile(st, 29, TUNNEL)
     put_adventurers(st, 0, {7: 3, 21: 1}, awake=2)
     put_hand(st, 0, [ALL_2, ONE, ONE, ONE, ONE], [1, *[deck_origin(st)] * 4])
-    st.apply_action(rules.PLAY_LEFT)
+    log = narrated(st, rules.PLAY_LEFT)
+    assert log == [
+        ("card_played", {"card": "all_forward_2", "end": "left"}),
+        ("moved", {"origin": 21, "steps": 2, "field": 23}),
+        *[
+            entry
+            for _ in range(3)
+            for entry in (
+                ("moved", {"origin": 7, "steps": 2, "field": 9}),
+                ("osiris_push", {"landing": 9, "field": 12}),
+            )
+        ],
+    ]
     assert at(st, 0, 12) == 3  # 8, 9 (Osiris +3): 10, 11, 12
     assert at(st, 0, 23) == 1  # 22, 23: on a tunnel, not yet used
     assert st.legal_actions() == [rules.ACT_AT + 12, rules.ACT_AT + 23]
-    st.apply_action(rules.ACT_AT + 12)
+    assert narrated(st, rules.ACT_AT + 12) == [
+        ("tile_chosen", {"field": 12}),
+        ("treasure_taken", {"field": 12, "treasure": "vase", "points": 6}),
+    ]
     assert st.score[0] == 6 and st.tiles[12] == 0
     assert st.phase == rules.P_TEMPLE_REVEAL  # field 12 shows a cobra
     chance(st, SCARAB)
@@ -278,7 +336,14 @@ def test_all_forward_with_one_key_lets_only_one_adventurer_into_the_chamber() ->
     st.key_supply -= 1
     st.keys[0] = 1
     put_hand(st, 0, [ALL_1, ONE, ONE, ONE, ONE], [0, *[deck_origin(st)] * 4])
-    st.apply_action(rules.PLAY_LEFT)
+    log = narrated(st, rules.PLAY_LEFT)
+    assert log == [
+        ("card_played", {"card": "all_forward_1", "end": "left"}),
+        ("moved", {"origin": 41, "steps": 1, "field": BURIAL_CHAMBER}),
+        ("entered_chamber", {}),
+        ("sarcophagus", {"points": 5}),
+        ("stayed", {"origin": 41, "steps": 1}),
+    ]
     assert at(st, 0, BURIAL_CHAMBER) == 1 and at(st, 0, 41) == 1
     assert st.keys[0] == 0 and st.keys_paid == 1
     assert st.sarcophagi == [0, -1]
@@ -291,7 +356,11 @@ def test_last_to_second_to_last_from_the_stairs() -> None:
     st = start(treasures={3: VASE + NEEDS_2})
     put_adventurers(st, 0, {0: 2, 3: 1, 10: 1, 20: 1}, awake=3)
     put_hand(st, 0, [LAST_TO_SECOND, ONE, ONE, ONE, ONE], [0, *[deck_origin(st)] * 4])
-    st.apply_action(rules.PLAY_LEFT)
+    log = narrated(st, rules.PLAY_LEFT)
+    assert log[1:] == [
+        ("moved_rearmost", {"origin": 0, "field": 3}),
+        ("treasure_taken", {"field": 3, "treasure": "vase", "points": 3}),
+    ]
     # The two on the stairs are alike: nothing to choose.
     assert at(st, 0, 0) == 1 and at(st, 0, 3) == 2
     assert st.score[0] == 3 and st.tiles[3] == 0
@@ -320,8 +389,10 @@ def test_one_adventurer_fewer() -> None:
     assert st.legal_actions() == [rules.MOVE_FROM + 11, rules.MOVE_FROM + 12]
     st.apply_action(rules.MOVE_FROM + 11)
     assert st.legal_actions() == [rules.FORWARD + 0, rules.FORWARD + 1, rules.FORWARD + 2]
-    st.apply_action(rules.FORWARD + 0)
+    assert st.action_info(rules.FORWARD + 0)["params"]["need"] == 2  # one fewer than 3
+    log = narrated(st, rules.FORWARD + 0)
     assert at(st, 0, 12) == 2 and st.score[0] == 6 and st.tiles[12] == 0
+    assert log[-1] == ("treasure_taken", {"field": 12, "treasure": "vase", "points": 6})
 
 
 def test_without_the_discount_two_adventurers_do_not_take_a_three_treasure() -> None:
@@ -329,8 +400,12 @@ def test_without_the_discount_two_adventurers_do_not_take_a_three_treasure() -> 
     put_adventurers(st, 0, {11: 1, 12: 1})
     put_hand(st, 0, [ONE, ONE, ONE, ONE, ONE], [deck_origin(st)] * 5)
     st.apply_action(rules.PLAY_LEFT)
-    st.apply_action(rules.MOVE_FROM + 11)
+    log = narrated(st, rules.MOVE_FROM + 11)
     assert at(st, 0, 12) == 2 and st.score[0] == 0 and st.tiles[12] != 0
+    assert log[-1] == (
+        "treasure_too_few",
+        {"field": 12, "treasure": "vase", "need": 3, "have": 2},
+    )
 
 
 def test_die_range_card_lets_the_player_choose_up_to_the_roll() -> None:
@@ -339,11 +414,13 @@ def test_die_range_card_lets_the_player_choose_up_to_the_roll() -> None:
     put_adventurers(st, 0, {7: 1, 20: 1})
     put_hand(st, 0, [DIE_RANGE, ONE, ONE, ONE, ONE], [1, *[deck_origin(st)] * 4])
     st.apply_action(rules.PLAY_LEFT)
-    chance(st, 1)  # a 2
+    assert narrated(st, 1) == [("die_rolled", {"roll": 2})]
     st.apply_action(rules.MOVE_FROM + 20)
     assert st.legal_actions() == [rules.FORWARD + 0, rules.FORWARD + 1]
-    st.apply_action(rules.FORWARD + 1)
+    log = narrated(st, rules.FORWARD + 1)
     assert at(st, 0, 22) == 1  # 21 (Horus tile), 22
+    assert log[0] == ("moved", {"origin": 20, "steps": 2, "field": 22})
+    assert ("woke", {"statue": 2}) in log
 
 
 def test_range_card_one_to_three_then_treasure() -> None:
@@ -353,7 +430,11 @@ def test_range_card_one_to_three_then_treasure() -> None:
     put_hand(st, 0, [RANGE_3, ONE, ONE, ONE, ONE], [0, *[deck_origin(st)] * 4])
     st.apply_action(rules.PLAY_LEFT)
     st.apply_action(rules.MOVE_FROM + 14)
-    st.apply_action(rules.FORWARD + 2)  # 15, 16, 17 (Osiris +2) -> 18, 19
+    log = narrated(st, rules.FORWARD + 2)  # 15, 16, 17 (Osiris +2) -> 18, 19
+    assert log[:2] == [
+        ("moved", {"origin": 14, "steps": 3, "field": 17}),
+        ("osiris_push", {"landing": 17, "field": 19}),
+    ]
     assert at(st, 0, 19) == 1
     kind = st.treasures[0].index(1)
     assert st.score[0] == TREASURE_POINTS[kind]
@@ -372,7 +453,13 @@ def test_entering_the_burial_chamber_exactly_with_a_key() -> None:
     st.sarcophagi = [1, -1]
     put_hand(st, 0, [TWO, THREE, ONE, ONE, FOUR], [deck_origin(st)] * 5)
     st.apply_action(rules.PLAY_LEFT)
-    st.apply_action(rules.MOVE_FROM + 40)  # 41, then the chamber
+    log = narrated(st, rules.MOVE_FROM + 40)  # 41, then the chamber
+    assert log == [
+        ("moved", {"origin": 40, "steps": 2, "field": BURIAL_CHAMBER}),
+        ("entered_chamber", {}),
+        ("sarcophagus", {"points": 3}),
+        ("last_round", {}),
+    ]
     assert at(st, 0, BURIAL_CHAMBER) == 1
     assert st.keys[0] == 1 and st.keys_paid == 2
     assert st.sarcophagi == [1, 0]
@@ -388,6 +475,10 @@ def test_entering_the_burial_chamber_exactly_with_a_key() -> None:
     assert st.turns == 2 and st.round == 1
     assert st.final is not None
     assert st.final[0][2] == 3 and st.final[1][2] == 5
+    breakdown = st.score_breakdown()
+    assert [row["parts"][2]["points"] for row in breakdown] == [3, 5]
+    assert [row["tiebreak"][0]["value"] for row in breakdown] == [3, 5]
+    assert [row["total"] for row in breakdown] == st.scores()
 
 
 def test_the_chamber_needs_an_exact_count_and_a_key() -> None:
@@ -428,3 +519,26 @@ def test_scoring_examples_adventurers_sets_and_scarabs() -> None:
     assert row[4] == 12
     assert row[5] == 7 == sum(SCARAB_VALUES[v] for v in (0, 1, 3))
     assert row[6] == sum(row[:6])
+    # The same example through the table's score breakdown: during play the scarabs stay
+    # face down (counted, worth nothing yet); at the end all six parts show.
+    during = st.score_breakdown()[0]
+    assert [p["points"] for p in during["parts"]] == [row[0], 31, 5, 2, 12, 0]
+    assert during["parts"][-1]["text"] == "3 scarabs, face down until the end"
+    rules._final_scoring(st)
+    final = st.score_breakdown()[0]
+    assert [p["kind"] for p in final["parts"]] == [
+        "score_track",
+        "score_adventurers",
+        "score_sarcophagi",
+        "score_keys",
+        "score_sets",
+        "score_scarabs",
+    ]
+    assert [p["points"] for p in final["parts"]] == [row[0], 31, 5, 2, 12, 7]
+    assert final["total"] == st.scores()[0] == row[6]
+    texts = [p["text"] for p in final["parts"]]
+    assert texts[1] == "Adventurers' places on the path: 31 points"
+    assert texts[3] == "2 keys left: 2 points"
+    assert texts[4] == "3 complete sets of treasures: 12 points"
+    assert texts[5] == "3 scarabs: 7 points"
+    assert final["tiebreak"][0]["value"] == 5

@@ -24,6 +24,7 @@ from necropolis.games.luxor.components import (
     ANUBIS_AFTER,
     BURIAL_CHAMBER,
     DIE,
+    DIE_RANGE,
     FIELD_POINTS,
     FIELD_SYMBOL,
     FIVE,
@@ -36,6 +37,7 @@ from necropolis.games.luxor.components import (
     OSIRIS_BASE,
     OSIRIS_FIELDS,
     PLUS_MINUS_ONE,
+    RANGE_3,
     SCARAB,
     TEMPLE_BASE,
     TEMPLE_NAMES,
@@ -189,6 +191,14 @@ def test_the_first_turn_of_the_rulebook_example_in_entries() -> None:
     # Page 4/5: Ani plays the "3" on the far right and moves from the stairs 3 tiles; the
     # treasure on field 4 needs one adventurer, a cobra tile turns up, then she draws.
     st = start(hands=[(ONE, TWO, FIVE, FOUR, THREE), (ONE, TWO, THREE, FOUR, FIVE)])
+    # Both adventurers stand on the stairs: each end card allows exactly one move.
+    info = st.action_info(rules.PLAY_RIGHT)
+    assert info["kind"] == "play_card_move" and info["targets"] == ["hand:4"]
+    assert info["text"] == (
+        'Play "3" from the right end: the only move it allows takes the adventurer on the'
+        " stairs to field 4 (vase)"
+    )
+    assert info["params"]["landing"] == info["params"]["field"] == 4
     entries = _step(st, rules.PLAY_RIGHT)
     assert [(e["kind"], e["params"]) for e in entries] == [
         ("card_played", {"card": "three", "end": "right"}),
@@ -510,3 +520,149 @@ def test_texts_hold_no_internal_names() -> None:
     for text in texts:
         assert "_" not in text and "None" not in text and "True" not in text, text
         assert "{" not in text and "seat " not in text.lower(), text
+
+
+# --- the terminal board -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_the_terminal_board_fits_64_columns_and_20_lines(players: int) -> None:
+    from rich.text import Text
+
+    game = GAME(players=players)
+    for seed in range(3):
+        st = game.new_initial_state()
+        rng = random.Random(seed)
+        while True:
+            for seat in [*range(players), None]:
+                board = game.render_view(st.view(seat))
+                lines = board.split("\n")
+                assert len(lines) <= 20
+                for line in lines:
+                    assert Text.from_markup(line).cell_len <= 64, line
+            if st.is_terminal():
+                break
+            random_playout(st, rng, limit=5)
+
+
+def test_the_terminal_board_draws_the_spiral_and_names_seats() -> None:
+    from rich.text import Text
+
+    st = start(players=3, osiris=(3, 2, 1, 4))
+    put_adventurers(st, 1, {0: 1, 7: 1})
+    plain = Text.from_markup(GAME(players=3).render_view(st.view(1))).plain
+    lines = plain.split("\n")
+    # Two lines of supplies, then five rows of cells, two lines each. The bottom row
+    # starts with the stairs, where seat 1 (the second digit) has one adventurer left; the
+    # middle row runs 40, 41 into the chamber at the centre, the sarcophagi beside it.
+    assert lines[10].startswith("Stairs") and lines[11].startswith(" 212 ")
+    middle = lines[6]
+    assert middle[14:16] == "40" and middle[21:23] == "41"
+    assert middle[28:34] == "Tomb13" and middle[35:40] == "Sarc5"
+    assert " 9Os+3" in plain and "Tomb13" in plain and "Sarc5" in plain
+    assert "\u25cf you" in plain and "\u25cf Player 1" in plain and "\u25cf Player 3" in plain
+
+
+def test_description_and_rules_summaries() -> None:
+    game = GAME()
+    assert "burial chamber" in game.description
+    english = game.rules_summary("en")
+    assert english.startswith("# Luxor") and "## Final scoring" in english
+    dutch = game.rules_summary("nl")
+    assert dutch.startswith("# Luxor") and "## Eindtelling" in dutch
+    assert game.rules_summary("it") == english  # no Italian page yet: the English one
+
+
+def test_no_move_possible_is_prompted_described_and_told() -> None:
+    # Page 4 (the rare case): neither end card allows a move; one is played anyway.
+    st = start()
+    put_adventurers(st, 0, {40: 2})
+    st.key_supply -= 1
+    st.keys[0] = 1
+    put_hand(st, 0, [THREE, ONE, ONE, ONE, FIVE], [deck_origin(st)] * 5)
+    p = st.prompt(0)
+    assert p is not None and p["kind"] == "prompt_play_idle"
+    info = st.action_info(rules.PLAY_RIGHT)
+    assert info["kind"] == "play_card_idle" and info["text"] == (
+        'Play "5" from the right end without moving'
+    )
+    assert [e["kind"] for e in _step(st, rules.PLAY_RIGHT)] == ["card_played_idle"]
+
+
+def test_a_roll_that_no_adventurer_can_use() -> None:
+    st = start()
+    put_adventurers(st, 0, {40: 1, 41: 1})  # no key: the chamber is closed to them
+    put_hand(st, 0, [DIE, ONE, ONE, ONE, ONE], [deck_origin(st)] * 5)
+    _step(st, rules.PLAY_LEFT)  # a 1 would move the one on field 40
+    entries = _step(st, 1)  # a 2 overshoots or needs a key
+    assert [e["kind"] for e in entries] == ["die_rolled", "roll_wasted"]
+    assert entries[1]["text"] == "You could not move 2 tiles with any adventurer"
+
+
+def _ending_draw(keys0: int, sarcophagus1: bool) -> list[dict[str, Any]]:
+    """Seat 1's draw ends the last round of a prepared position; its entries for seat 0."""
+    st = start()
+    put_adventurers(st, 0, {0: 2})
+    put_adventurers(st, 1, {0: 2})
+    st.key_supply -= keys0
+    st.keys[0] = keys0
+    if sarcophagus1:
+        st.sarcophagi = [1, -1]
+    st.ending = True
+    st.seat = 1
+    st.phase = rules.P_DRAW
+    return _step(st, ONE)
+
+
+def test_a_tie_goes_to_the_more_valuable_sarcophagus() -> None:
+    # Page 7: five keys (5 points) against the 5-point sarcophagus: the sarcophagus wins.
+    entries = _ending_draw(5, True)
+    assert [e["kind"] for e in entries] == [
+        "card_drawn_hidden",
+        "match_over",
+        "final_score",
+        "final_score",
+        "winner_tiebreak",
+    ]
+    assert entries[-1]["seat"] == 1
+    assert entries[-1]["text"] == (
+        "Player 2 won with 5 points, the tie broken by the sarcophagus worth 5"
+    )
+    assert entries[2]["text"] == (
+        "You scored 5 points in all: 0 for treasures during play, 0 for the adventurers'"
+        " places, 0 for sarcophagi, 5 for keys, 0 for sets and 0 for scarabs"
+    )
+
+
+def test_tied_seats_without_a_sarcophagus_share_the_win() -> None:
+    entries = _ending_draw(0, False)
+    shared = [e for e in entries if e["kind"] == "shared_win"]
+    assert [e["seat"] for e in shared] == [0, 1]
+    assert shared[0]["text"] == "You shared the win with 0 points"
+
+
+def test_range_cards_prompt_for_up_to_their_reach() -> None:
+    # Page 8: Jan's "1-3" and his "1-die" after a roll of 2.
+    st = start()
+    put_adventurers(st, 0, {0: 1, 14: 1})
+    put_hand(st, 0, [RANGE_3, ONE, ONE, ONE, DIE_RANGE], [0, *[deck_origin(st)] * 3, 1])
+    st.apply_action(rules.PLAY_LEFT)
+    p = st.prompt(0)
+    assert p is not None and p["text"] == "Choose the adventurer to move 1 to 3 tiles"
+    st.apply_action(rules.MOVE_FROM + 14)
+    p = st.prompt(0)
+    assert (
+        p is not None and p["text"] == 'Choose how far the adventurer on field 14 goes with "1-3"'
+    )
+
+
+def test_a_descriptor_of_an_action_not_legal_now_is_refused_clearly() -> None:
+    from necropolis.engine.errors import IllegalActionError
+
+    st = GAME().new_initial_state()
+    with pytest.raises(IllegalActionError, match="not a decision legal now"):
+        st.action_info(0)  # the deal is a chance event
+    st = start()
+    with pytest.raises(IllegalActionError, match="not a decision legal now"):
+        st.action_info(rules.TAKE_KEY)
+    assert st.action_info(rules.PLAY_LEFT)["kind"] == "play_card_move"

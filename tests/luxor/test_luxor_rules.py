@@ -369,10 +369,38 @@ def test_the_match_ends_at_once_when_nobody_can_move_for_a_whole_round() -> None
         st.apply_action(rules.PLAY_LEFT)
         chance(st, _long_card(st))
     assert st.current_player() == 0 and st.no_move_turns == 2
+    # Rulebook 001, "Uitzondering voor het einde van het spel": the match ends when, during
+    # a round, no player can move. Seats 1 and 2 were idle at the end of round one and
+    # seat 0 now at the start of round two: three idle turns in a row, but not a round.
     st.apply_action(rules.PLAY_LEFT)  # seat 0 cannot move any more either
     chance(st, _long_card(st))
+    assert not st.is_terminal() and st.current_player() == 1
+    for seat in (1, 2):
+        assert st.current_player() == seat
+        st.apply_action(rules.PLAY_LEFT)
+        chance(st, _long_card(st))
+    # Now nobody moved for the whole of round two: the match ends at once.
     assert st.is_terminal()
-    assert st.round == 1 and st.turns == 4  # mid-round: seats 1 and 2 play no more
+    assert st.round == 2 and st.turns == 6
+
+
+def test_an_idle_run_across_two_rounds_does_not_end_the_match() -> None:
+    # Seat 1 is idle at the end of round one, seat 0 at the start of round two: as many
+    # idle turns in a row as there are players, yet not a whole round, so seat 1 plays.
+    st = start(players=2)
+    put_adventurers(st, 0, {40: 1, 41: 1})
+    put_adventurers(st, 1, {41: 2})
+    put_hand(st, 0, [FIVE, ONE, ONE, ONE, ONE], [deck_origin(st)] * 5)
+    put_hand(st, 1, [TWO, THREE, FOUR, FIVE, TWO], [deck_origin(st)] * 5)
+    st.apply_action(rules.PLAY_RIGHT)  # seat 0 moves 40 -> 41 with a 1
+    chance(st, _long_card(st))
+    st.apply_action(rules.PLAY_LEFT)  # seat 1: a 2 from 41 overshoots, nothing moves
+    chance(st, _long_card(st))
+    assert st.round == 1 and st.no_move_turns == 1
+    st.apply_action(rules.PLAY_LEFT)  # seat 0: a 5 cannot move either
+    chance(st, _long_card(st))
+    assert st.no_move_turns == 2 and not st.is_terminal()
+    assert st.current_player() == 1
 
 
 def test_the_safety_cap_ends_the_match_at_the_end_of_round_two_hundred() -> None:

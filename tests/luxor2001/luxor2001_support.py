@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable
+from typing import Any
 
 from necropolis.engine import CHANCE, sample_chance
 from necropolis.games import load_game
@@ -175,3 +176,19 @@ def station(state: LuxorState, animal: str, seat: int, scarabs: int = 0) -> None
     state.res_supply[seat] -= 1
     state.scarabs[a] = scarabs
     state.scarab_supply -= scarabs
+
+
+def logged(state: LuxorState, action: int, viewer: int | None = 0) -> list[dict[str, Any]]:
+    """Apply ``action`` and return the log entries it made for ``viewer``."""
+    before = state.clone()
+    state.apply_action(action)
+    return state.narrate(before, action, viewer)
+
+
+def events(entries: list[dict[str, Any]]) -> list[tuple[str, int | None, dict[str, Any]]]:
+    """``(kind, seat, params)`` of each entry; card and cell ids left out for brevity."""
+    skip = {"cells", "card", "top", "top_facing", "bottom", "bottom_facing"}
+    return [
+        (e["kind"], e["seat"], {k: v for k, v in e["params"].items() if k not in skip})
+        for e in entries
+    ]

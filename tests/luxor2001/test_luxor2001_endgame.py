@@ -15,13 +15,16 @@ from necropolis.games.luxor2001 import LuxorState, rules
 from necropolis.games.luxor2001.components import (
     CH_VALUE,
     DONE,
+    INSERT_BASE,
     MOVE_BASE,
     SARCOPHAGUS_VALUES,
 )
 from tests.luxor2001.luxor2001_support import (
     A,
     card_of,
+    events,
     insert,
+    logged,
     new_state,
     place,
     random_step,
@@ -78,23 +81,68 @@ def test_the_wall_fills_and_the_final_scarab_moves_begin() -> None:
     state = end_game_example()
     neighbours = [state.wall[c] >> 1 for c in (62, 63, 70, 78)]
     assert A["mule"] not in neighbours and A["hippopotamus"] not in neighbours
-    insert(state, LAST, 8)
+    entries = logged(state, INSERT_BASE + LAST * 8 + 7)
     assert not state.tokens and state.inserted == 40
     # No draw after the last card; seat 1 holds no pillar, so it has nothing to move.
     assert state.phase == rules.FINAL and state.current_player() == 0
+    assert events(entries)[1:] == [
+        ("final_moves_begin", None, {"first_seat": 1}),
+        ("no_scarab_moves", 1, {}),
+    ]
+    prompt = state.prompt(0)
+    assert prompt is not None and prompt["kind"] == "prompt_final"
+    assert state.prompt(1) is None
     move_camel_snake = MOVE_BASE + CAMEL * 7 + SNAKE
     move_snake_camel = MOVE_BASE + SNAKE * 7 + CAMEL
     assert state.legal_actions() == [move_camel_snake, move_snake_camel, DONE]
     assert state.action_to_string(move_camel_snake) == (
         "move a scarab from the camel pillar to the snake pillar"
     )
+    # The move that makes three says so: it opens the snake's 3-eye sarcophagus.
+    info = state.action_info(move_camel_snake)
+    assert (info["kind"], info["params"]) == (
+        "move_scarab_opens",
+        {"from_animal": "camel", "animal": "snake", "eyes": 3},
+    )
+    assert info["targets"] == [f"pillar:{CAMEL}", f"pillar:{SNAKE}"]
+    assert state.action_info(move_snake_camel)["kind"] == "move_scarab"
+    assert state.action_info(DONE)["kind"] == "stop_moving"
     other = state.clone()
-    state.apply_action(move_camel_snake)
+    entries = logged(state, move_camel_snake)
+    assert events(entries) == [
+        ("scarab_moved", 0, {"from_animal": "camel", "animal": "snake"}),
+    ]
     assert state.phase == rules.OPEN and state.open_for == 0
     three_eyed = sorted(a - CH_VALUE for a, _ in state.chance_outcomes())
     assert [SARCOPHAGUS_VALUES[v][0] for v in three_eyed] == [3, 3, 3]
-    state.apply_action(CH_VALUE + value(3, 10))
+    entries = logged(state, CH_VALUE + value(3, 10), 1)
     assert state.is_terminal()
+    # Seat 1 does not see the value when it opens; the end shows everything.
+    assert events(entries) == [
+        ("sarcophagus_opened_hidden", 0, {"animal": "snake", "eyes": 3}),
+        ("no_more_scarab_moves", 0, {}),
+        ("match_over", None, {}),
+        ("sarcophagi_shown", 0, {"count": 1, "values": [10]}),
+        ("pharaoh_bonus", 0, {"animal": "camel", "points": 7}),
+        ("sarcophagi_shown", 1, {"count": 3, "values": [3, 4, 5]}),
+        ("pharaoh_no_bonus", 1, {"animal": "snake"}),
+        ("final_score", 0, {"points": 17, "sarcophagi": 1}),
+        ("final_score", 1, {"points": 12, "sarcophagi": 3}),
+        ("match_won", 0, {}),
+    ]
+    assert entries[-1]["text"] == "Player 1 won the match"
+    breakdown = state.score_breakdown()
+    assert [[(p["kind"], p["points"]) for p in b["parts"]] for b in breakdown] == [
+        [("part_sarcophagus", 10), ("part_pharaoh_bonus", 7)],
+        [
+            ("part_sarcophagus", 3),
+            ("part_sarcophagus", 4),
+            ("part_sarcophagus", 5),
+            ("part_pharaoh_none", 0),
+        ],
+    ]
+    assert [b["total"] for b in breakdown] == [17, 12]
+    assert [b["tiebreak"][0]["value"] for b in breakdown] == [1, 3]
     assert state.scarabs[SNAKE] == 0 and state.scarabs[CAMEL] == 0
     assert state.scarab_supply == 16
     # Seat 0: 10 points plus the pharaoh bonus (camel card, researcher at the camel);
@@ -114,8 +162,10 @@ def test_the_wall_fills_and_the_final_scarab_moves_begin() -> None:
 def test_stopping_early_keeps_the_scarabs() -> None:
     state = end_game_example()
     insert(state, LAST, 8)
-    state.apply_action(DONE)
+    entries = logged(state, DONE)
     assert state.is_terminal()
+    assert events(entries)[:2] == [("stopped_moving", 0, {}), ("match_over", None, {})]
+    assert events(entries)[-1] == ("match_won", 1, {})
     assert state.scarabs[CAMEL] == 1 and state.scarabs[SNAKE] == 2
     assert state.scores() == [7.0, 12.0]
     assert state.returns() == [0.0, 1.0]

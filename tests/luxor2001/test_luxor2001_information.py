@@ -199,7 +199,7 @@ def test_action_strings_unique_and_rendering() -> None:
             assert state.string_to_action(texts[0]) == a
         random_step(state, rng)
     board = game.render_view(state.view(0))
-    assert "Pillars" in board and "Scores" in board and "camel" in board
+    assert "pillar" in board and "pts" in board and "CAM" in board
 
 
 def test_resample_depends_only_on_the_view() -> None:

@@ -8,6 +8,8 @@ pillar occupants and scarabs that an example takes as given are set with ``stati
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from necropolis.engine import CHANCE, IllegalActionError
@@ -28,8 +30,10 @@ from tests.luxor2001.luxor2001_support import (
     A,
     card_of,
     draw_filler,
+    events,
     facing_of,
     insert,
+    logged,
     place,
     started,
     station,
@@ -58,6 +62,13 @@ def test_card_facings_used_here() -> None:
 
 def three_cards(left: int, right: int, occupy: dict[str, int] | None = None) -> LuxorState:
     """Seat 0 puts ``left`` into shaft 1, seat 1 ``right`` into shaft 3, seat 0 KEY into 2."""
+    return three_cards_logged(left, right, occupy)[0]
+
+
+def three_cards_logged(
+    left: int, right: int, occupy: dict[str, int] | None = None, viewer: int | None = 1
+) -> tuple[LuxorState, list[dict[str, Any]]]:
+    """:func:`three_cards`, with the log entries KEY's insertion made for ``viewer``."""
     state = started(2, [[left, KEY, FILLERS[0]], [right, FILLERS[1], FILLERS[2]]])
     for animal, seat in (occupy or {}).items():
         station(state, animal, seat)
@@ -67,21 +78,41 @@ def three_cards(left: int, right: int, occupy: dict[str, int] | None = None) -> 
     insert(state, right, 3)
     assert not state.tokens
     draw_filler(state)
-    insert(state, KEY, 2)
-    return state
+    entries = logged(state, INSERT_BASE + KEY * 8 + 1, viewer)
+    return state, entries
 
 
 def test_example_a_same_facing_swaps_and_scarabs_both_pillars() -> None:
     # Example A: camels facing the same way and mules (the mule pillar taken) in one
     # insertion: a scarab at both pillars, the mover's researcher replaces the one at the
     # camel pillar, whose owner gets it back.
-    state = three_cards(CAMEL_L_HIPPO, CROC_MULE_R, {"camel": 1, "mule": 1})
+    state, entries = three_cards_logged(CAMEL_L_HIPPO, CROC_MULE_R, {"camel": 1, "mule": 1})
     assert state.phase == rules.DRAW  # no order question: the two pairs cannot interact
     assert state.scarabs[CAMEL] == 1 and state.scarabs[MULE] == 1
     assert state.occupant[CAMEL] == 0
     assert state.occupant[MULE] == 1
     assert state.res_supply == [4, 4]  # seat 1 got its camel researcher back
     assert state.scarab_supply == 14
+    # The log, one entry per event, as seat 1 reads it.
+    insert_params = {"shaft": 2, "row": 1, "row_top": 2, "pairs": 2}
+    assert events(entries) == [
+        ("card_inserted", 0, insert_params),
+        ("pair_same", 0, {"animal": "camel", "facing": "same"}),
+        ("researcher_swapped", 0, {"animal": "camel", "owner_seat": 1}),
+        ("scarab_placed", 0, {"animal": "camel", "scarabs": 1}),
+        ("pair_different", 0, {"animal": "mule", "facing": "different"}),
+        ("scarab_placed", 0, {"animal": "mule", "scarabs": 1}),
+    ]
+    # The pairs' cells: camel at row 2 of shafts 1 and 2, mule at row 1 of shafts 2 and 3.
+    assert [e["params"]["cells"] for e in entries if e["kind"].startswith("pair_")] == [
+        [9, 8],
+        [1, 2],
+    ]
+    assert entries[0]["params"]["top"] == "camel" and entries[0]["params"]["bottom"] == "mule"
+    assert entries[2]["text"] == (
+        "Player 1 took over the camel pillar from you, whose researcher went home"
+    )
+    assert {e["index"] for e in entries} == {state.move_number() - 1}
 
 
 def test_example_a_with_a_free_camel_pillar_places_researcher_and_scarab() -> None:
@@ -94,11 +125,22 @@ def test_example_a_with_a_free_camel_pillar_places_researcher_and_scarab() -> No
 def test_example_b_two_camel_pairs_two_scarabs_and_a_swap() -> None:
     # Example B: two camel pairs facing the same way: two scarabs at the camel pillar and
     # the mover's researcher there in place of the opponent's.
-    state = three_cards(CAMEL_L_HIPPO, CAMEL_L_CROC, {"camel": 1})
+    state, entries = three_cards_logged(CAMEL_L_HIPPO, CAMEL_L_CROC, {"camel": 1})
     assert state.phase == rules.DRAW
     assert state.scarabs[CAMEL] == 2
     assert state.occupant[CAMEL] == 0
     assert state.res_supply == [4, 5]
+    camel_pair = ("pair_same", 0, {"animal": "camel", "facing": "same"})
+    assert events(entries)[1:] == [
+        camel_pair,
+        ("researcher_swapped", 0, {"animal": "camel", "owner_seat": 1}),
+        ("scarab_placed", 0, {"animal": "camel", "scarabs": 1}),
+        camel_pair,
+        ("scarab_placed", 0, {"animal": "camel", "scarabs": 2}),
+    ]
+    # The new camel (row 2, shaft 2: cell 9) pairs with those of shafts 1 and 3.
+    pairs = sorted(e["params"]["cells"] for e in entries if e["kind"] == "pair_same")
+    assert pairs == [[9, 8], [9, 10]]
 
 
 def test_different_facing_free_pillar_places_researcher_only() -> None:
@@ -133,15 +175,36 @@ def test_pairs_help_the_opponent_and_open_for_the_researchers_owner() -> None:
     draw_filler(state)
     insert(state, FILLERS[1], 5)
     draw_filler(state)
-    insert(state, KEY, 2)  # camel pair facing different ways: a scarab, the third
+    entries = logged(state, INSERT_BASE + KEY * 8 + 1)  # camel pair facing different ways
     assert state.phase == rules.OPEN and state.current_player() == CHANCE
     assert state.open_for == 1
+    assert events(entries)[1:] == [
+        ("pair_different", 0, {"animal": "camel", "facing": "different"}),
+        ("scarab_placed", 0, {"animal": "camel", "scarabs": 3}),  # the third
+    ]
     outcomes = dict(state.chance_outcomes())
     one_eye = [CH_VALUE + v for v, (eyes, _) in enumerate(SARCOPHAGUS_VALUES) if eyes == 1]
     assert sorted(outcomes) == one_eye  # the top sarcophagus has one eye
     assert abs(sum(outcomes.values()) - 1) < 1e-9
     four = CH_VALUE + SARCOPHAGUS_VALUES.index((1, 4))
+    before = state.clone()
     state.apply_action(four)
+    # Its value goes only to the seat that takes it; the others learn its eyes.
+    opened = {"animal": "camel", "eyes": 1}
+    assert events(state.narrate(before, four, 1)) == [
+        ("sarcophagus_opened", 1, {**opened, "points": 4})
+    ]
+    for viewer in (0, None):
+        assert events(state.narrate(before, four, viewer)) == [
+            ("sarcophagus_opened_hidden", 1, opened)
+        ]
+    # During play the breakdown shows only what everyone may know.
+    breakdown = state.score_breakdown()
+    assert breakdown[0]["parts"] == [] and breakdown[0]["total"] == 0
+    assert [(p["kind"], p["params"], p["points"]) for p in breakdown[1]["parts"]] == [
+        ("part_sarcophagi_closed", {"count": 1, "eyes": [1]}, 0)
+    ]
+    assert [t["value"] for b in breakdown for t in b["tiebreak"]] == [0, 1]
     assert [c & 7 for c in state.held[1]] == [four - CH_VALUE]
     assert state.held[0] == []
     assert state.scarabs[CAMEL] == 0 and state.scarab_supply == 16  # back on the slab
@@ -162,11 +225,21 @@ def test_two_and_two_place_one_open_then_place_the_second() -> None:
     insert(state, KEY, 2)
     assert state.phase == rules.OPEN and state.open_for == 0
     assert state.scarabs[CAMEL] == 3
-    state.apply_action(CH_VALUE + SARCOPHAGUS_VALUES.index((1, 3)))
+    entries = logged(state, CH_VALUE + SARCOPHAGUS_VALUES.index((1, 3)), 0)
     assert state.scarabs[CAMEL] == 1  # the second scarab of this insertion
+    assert events(entries) == [
+        ("sarcophagus_opened", 0, {"animal": "camel", "eyes": 1, "points": 3}),
+        ("pair_same", 0, {"animal": "camel", "facing": "same"}),
+        ("scarab_placed", 0, {"animal": "camel", "scarabs": 1}),
+    ]
     assert state.scarab_supply == 15
     assert state.stack[CAMEL] == 2 and len(state.held[0]) == 1
     assert state.phase == rules.DRAW
+    # The breakdown during play: the sarcophagus shows its eye only, worth 0 until the end.
+    parts = state.score_breakdown()[0]["parts"]
+    assert [(p["kind"], p["params"], p["points"]) for p in parts] == [
+        ("part_sarcophagi_closed", {"count": 1, "eyes": [1]}, 0)
+    ]
 
 
 def test_no_more_than_two_scarabs_at_one_pillar_per_insertion() -> None:
@@ -184,10 +257,19 @@ def test_no_more_than_two_scarabs_at_one_pillar_per_insertion() -> None:
     place(state, card_of("crocodile", "camel"), 1)  # camel← at row 5, shaft 1
     place(state, CAMEL_L_CROC, 3)  # camel← at row 4, shaft 3
     assert facing_of(card_of("crocodile", "camel"), "bottom") == LEFT
-    insert(state, KEY, 2)  # camel← at row 4, shaft 2
+    entries = logged(state, INSERT_BASE + KEY * 8 + 1)  # camel← at row 4, shaft 2
     assert state.phase == rules.DRAW
     assert state.occupant[CAMEL] == 0
     assert state.scarabs[CAMEL] == 2
+    assert [e["kind"] for e in entries if e["params"].get("animal") == "camel"] == [
+        "pair_same",
+        "researcher_placed",
+        "scarab_placed",
+        "pair_same",
+        "scarab_placed",
+        "pair_same",
+        "scarab_limit",
+    ]
 
 
 def test_three_scarabs_stay_when_no_sarcophagus_is_left() -> None:
@@ -232,13 +314,27 @@ def test_researcher_moved_from_another_pillar_when_none_is_left() -> None:
     draw_filler(state)
     insert(state, KEY, 2)
     assert state.phase == rules.RELOCATE and state.current_player() == 0
+    prompt = state.prompt(0)
+    assert prompt is not None and prompt["kind"] == "prompt_relocate"
+    assert prompt["params"] == {"animal": "camel"}
+    assert state.prompt(1) is None
+    info = state.action_info(RELOCATE_BASE + A["snake"])
+    assert (info["kind"], info["params"]) == (
+        "move_researcher",
+        {"from_animal": "snake", "animal": "camel"},
+    )
+    assert info["targets"] == [f"pillar:{A['snake']}", f"pillar:{CAMEL}"]
+    assert state.action_info(STAY)["targets"] == []
     choices = state.legal_actions()
     names = ["mule", "snake", "hippopotamus", "ibis", "crocodile"]
     assert choices == [RELOCATE_BASE + A[x] for x in names] + [STAY]
     assert state.action_to_string(RELOCATE_BASE + A["snake"]) == (
         "move own researcher from the snake pillar"
     )
-    state.apply_action(RELOCATE_BASE + A["snake"])
+    entries = logged(state, RELOCATE_BASE + A["snake"], 1)
+    assert events(entries)[:1] == [
+        ("researcher_moved", 0, {"from_animal": "snake", "animal": "camel"}),
+    ]
     assert state.occupant[A["snake"]] == -1
     assert state.occupant[CAMEL] == 0
     assert state.res_supply[0] == 0
@@ -262,7 +358,11 @@ def test_a_player_with_none_left_may_leave_their_researchers_in_place() -> None:
     assert state.phase == rules.RELOCATE
     assert state.action_to_string(STAY) == "leave own researchers where they are"
     before = list(state.occupant)
-    state.apply_action(STAY)
+    entries = logged(state, STAY)
+    assert events(entries)[:2] == [
+        ("researchers_kept", 0, {"animal": "camel"}),
+        ("pair_lapsed", None, {"animal": "camel"}),
+    ]
     assert state.occupant == before and state.occupant[CAMEL] == -1
     assert state.scarabs[CAMEL] == 0
     assert state.phase == rules.DRAW
@@ -287,6 +387,30 @@ def test_declining_a_swap_with_none_left_still_places_the_scarab() -> None:
     assert state.scarabs[CAMEL] == 1
 
 
+def test_a_same_facing_pair_at_a_free_pillar_keeps_its_scarab_with_none_left() -> None:
+    # Rulebook 002, "2. Entrambi gli animali guardano nella stessa direzione": at a free
+    # pillar the mover places a researcher, and "anche questa volta" takes a scarab for
+    # that pillar, with no condition attached. With every researcher already out, staying
+    # put would forfeit that scarab (a scarab stands only where a researcher does), so the
+    # mover must bring one of their own researchers over, and the scarab follows it.
+    same_camel = card_of("camel", "ibis")  # camel→ over ibis←
+    state = started(2, [[CAMEL_R_SNAKE, same_camel, FILLERS[0]], OTHER_HAND])
+    for animal in ("mule", "snake", "hippopotamus", "ibis", "crocodile"):
+        station(state, animal, 0)
+    insert(state, CAMEL_R_SNAKE, 1)
+    draw_filler(state)
+    insert(state, FILLERS[1], 5)
+    draw_filler(state)
+    insert(state, same_camel, 2)
+    assert state.phase == rules.RELOCATE and state.occupant[CAMEL] == -1
+    names = ["mule", "snake", "hippopotamus", "ibis", "crocodile"]
+    assert state.legal_actions() == [RELOCATE_BASE + A[x] for x in names]
+    assert STAY not in state.legal_actions()
+    state.apply_action(RELOCATE_BASE + A["ibis"])
+    assert state.occupant[CAMEL] == 0 and state.occupant[A["ibis"]] == -1
+    assert state.scarabs[CAMEL] == 1
+
+
 def test_player_chooses_the_order_of_pairs_when_it_matters() -> None:
     # A camel pair of each kind at a free pillar: scoring the same-facing pair first
     # gives a researcher and two scarabs; the other order a researcher and one scarab.
@@ -295,6 +419,11 @@ def test_player_chooses_the_order_of_pairs_when_it_matters() -> None:
     same, diff = ORDER_BASE + 2 * CAMEL + SAME, ORDER_BASE + 2 * CAMEL + DIFFERENT
     assert state.legal_actions() == [diff, same]
     assert state.action_to_string(same) == "score the camel pair facing the same way next"
+    prompt = state.prompt(0)
+    assert prompt is not None and prompt["params"] == {"pairs": 2}
+    info = state.action_info(same)
+    assert (info["kind"], info["params"]) == ("score_same", {"animal": "camel", "facing": "same"})
+    assert info["targets"] == [f"pillar:{CAMEL}"]
     other = state.clone()
     state.apply_action(same)
     assert state.occupant[CAMEL] == 0 and state.scarabs[CAMEL] == 2

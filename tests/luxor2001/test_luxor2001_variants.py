@@ -8,6 +8,8 @@ played through the protocol.
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from necropolis.engine import IllegalActionError
@@ -19,13 +21,17 @@ from necropolis.games.luxor2001.components import (
     CLAIM_BASE,
     CURSE_ANIMALS,
     GIVE_BASE,
+    INSERT_BASE,
+    ORDER_BASE,
     PASS_BASE,
     SARCOPHAGUS_VALUES,
 )
 from tests.luxor2001.luxor2001_support import (
     A,
     card_of,
+    events,
     insert,
+    logged,
     place,
     started,
 )
@@ -60,13 +66,16 @@ def cursed(players: int = 2, line: tuple[int, int, int] = (5, 6, 7), held: int =
     return state
 
 
-def reveal_curse(state: LuxorState, curse: int = CURSE) -> None:
-    """Seat 0 inserts a card far from the line and must draw the curse card on top."""
+def reveal_curse(state: LuxorState, curse: int = CURSE) -> list[dict[str, Any]]:
+    """Seat 0 inserts a card far from the line and must draw the curse card on top.
+
+    Returns the log entries of the reveal, as seat 1 reads them.
+    """
     insert(state, HANDS[0][0], 1)
     assert state.phase == rules.CURSE
     outcomes = state.chance_outcomes()
     assert [a - CH_CURSE for a, _ in outcomes] == sorted(state.curses_left)
-    state.apply_action(CH_CURSE + curse)
+    return logged(state, CH_CURSE + curse, 1)
 
 
 def test_curse_card_shows_the_animals_the_tests_line_up() -> None:
@@ -75,7 +84,11 @@ def test_curse_card_shows_the_animals_the_tests_line_up() -> None:
 
 def test_curse_window_lets_every_seat_claim_and_the_drawer_profits() -> None:
     state = cursed(3)
-    reveal_curse(state)
+    revealed = {"curse": CURSE, "animal_1": "camel", "animal_2": "mule", "animal_3": "hippopotamus"}
+    assert events(reveal_curse(state)) == [
+        ("curse_revealed", 0, revealed),
+        ("curse_window", None, {}),
+    ]
     assert state.phase == rules.WINDOW
     assert state.acting_seats() == (0, 1, 2)
     assert state.current_player() == 0  # the drawer first in turn order
@@ -89,7 +102,31 @@ def test_curse_window_lets_every_seat_claim_and_the_drawer_profits() -> None:
         state.apply_action(CLAIM_BASE + 0 * 4 + 1)  # seat 0 has passed
     text = state.action_to_string(CLAIM_BASE + 2 * 4 + 1)
     assert text == "seat 2 finds the curse animals and curses seat 1"
-    state.apply_action(CLAIM_BASE + 2 * 4 + 1)  # seat 2 is quicker than seat 1
+    prompt = state.prompt(2)
+    assert prompt is not None and prompt["kind"] == "prompt_claim"
+    assert prompt["params"] == {"animal_1": "camel", "animal_2": "mule", "animal_3": "hippopotamus"}
+    info = state.action_info(CLAIM_BASE + 2 * 4 + 1)
+    assert (info["kind"], info["params"], info["targets"]) == (
+        "claim_curse",
+        {"victim_seat": 1, "drawer_seat": 0},
+        [],
+    )
+    claim = CLAIM_BASE + 2 * 4 + 1  # seat 2 is quicker than seat 1
+    before = state.clone()
+    state.apply_action(claim)
+    # The gift's value goes to giver and receiver only; the claimant sees its eyes.
+    claimed = ("curse_claimed", 2, {"victim_seat": 1})
+    gift = {"drawer_seat": 0, "eyes": 2}
+    for viewer in (0, 1):
+        assert events(state.narrate(before, claim, viewer)) == [
+            claimed,
+            ("sarcophagus_given", 1, {**gift, "points": 6}),
+        ]
+    for viewer in (2, None):
+        assert events(state.narrate(before, claim, viewer)) == [
+            claimed,
+            ("sarcophagus_given_hidden", 1, gift),
+        ]
     # One sarcophagus only: no choice to make, it goes to the seat that drew the curse.
     assert state.held[1] == []
     assert [c & 7 for c in state.held[0]] == [value(2, 6)]
@@ -118,17 +155,44 @@ def test_victim_picks_which_sarcophagus_to_give() -> None:
     assert state.describe_action(GIVE_BASE + value(1, 3), None) == (
         "seat 1 gives seat 0 a 1-eye sarcophagus"
     )
-    state.apply_action(GIVE_BASE + value(1, 3))
+    prompt = state.prompt(1)
+    assert prompt is not None and prompt["kind"] == "prompt_give"
+    assert prompt["params"] == {"drawer_seat": 0} and state.prompt(0) is None
+    info = state.action_info(GIVE_BASE + value(2, 6))
+    assert info["params"] == {"drawer_seat": 0, "eyes": 2, "points": 6}
+    assert info["targets"] == ["sarcophagus:1"]  # view(1)["sarcophagi"][1] is [[1, 3], [2, 6]]
+    assert state.view(1)["sarcophagi"][1] == [[1, 3], [2, 6]]
+    entries = logged(state, GIVE_BASE + value(1, 3), 0)
+    assert events(entries) == [
+        ("sarcophagus_given", 1, {"drawer_seat": 0, "eyes": 1, "points": 3}),
+    ]
+    assert entries[0]["text"] == "Player 2 gave you a sarcophagus (1 eye, worth 3)"
     assert [c & 7 for c in state.held[1]] == [value(2, 6)]
     assert [c & 7 for c in state.held[0]] == [value(1, 3)]
+
+
+def test_victim_is_asked_even_when_its_sarcophagi_are_worth_the_same() -> None:
+    # Skipping the question would tell the drawer that the victim's values are equal.
+    state = cursed(2, held=2)
+    state.held[1] = [value(1, 3) | 2 << 3, value(1, 3) | 2 << 3]  # prepared: two alike
+    reveal_curse(state)
+    state.apply_action(CLAIM_BASE + 0 * 4 + 1)
+    assert state.phase == rules.GIVE and state.current_player() == 1
+    assert state.legal_actions() == [GIVE_BASE + value(1, 3)]
+    state.apply_action(GIVE_BASE + value(1, 3))
+    assert [c & 7 for c in state.held[0]] == [value(1, 3)]
+    assert len(state.held[1]) == 1
 
 
 def test_nobody_finds_the_curse_all_pass_no_effect() -> None:
     state = cursed(2)
     reveal_curse(state)
-    state.apply_action(PASS_BASE + 0)
+    assert events(logged(state, PASS_BASE + 0)) == [("curse_passed", 0, {})]
     assert state.acting_seats() == (1,)
-    state.apply_action(PASS_BASE + 1)
+    assert events(logged(state, PASS_BASE + 1)) == [
+        ("curse_passed", 1, {}),
+        ("curse_lapsed", None, {}),
+    ]
     assert len(state.held[1]) == 1 and state.held[0] == []
     assert state.curses_out == [CURSE]
     assert state.phase == rules.BACK
@@ -136,7 +200,7 @@ def test_nobody_finds_the_curse_all_pass_no_effect() -> None:
 
 def test_no_window_when_the_animals_are_not_side_by_side() -> None:
     state = cursed(2, line=(5, 6, 8))  # a gap in shaft 7
-    reveal_curse(state)
+    assert [e["kind"] for e in reveal_curse(state)] == ["curse_revealed", "curse_harmless"]
     assert state.phase == rules.BACK  # nobody can claim: the curse passes harmlessly
     assert len(state.held[1]) == 1
     assert state.curses_out == [CURSE]
@@ -144,7 +208,7 @@ def test_no_window_when_the_animals_are_not_side_by_side() -> None:
 
 def test_no_window_when_nobody_has_a_sarcophagus() -> None:
     state = cursed(2, held=0)
-    reveal_curse(state)
+    assert events(reveal_curse(state))[1:] == [("curse_no_victim", None, {"drawer_seat": 0})]
     assert state.phase == rules.BACK and state.curses_out == [CURSE]
 
 
@@ -222,7 +286,21 @@ def test_sphinx_pairs_along_two_lines_at_once() -> None:
     place(state, card_of("snake", "crocodile"), 1)
     place(state, card_of("cat", "camel"), 1)  # camel← at row 3, shaft 1
     place(state, card_of("camel", "ibis"), 5)  # camel→ at row 2, shaft 5
-    insert(state, card_of("hippopotamus", "camel"), 5)
+    entries = logged(state, INSERT_BASE + card_of("hippopotamus", "camel") * 8 + 4)
     camel = A["camel"]
     assert sorted(state.tokens) == [2 * camel, 2 * camel + 1]
     assert state.phase == rules.ORDER
+    # Both pairs are told when they score; the insertion says it made two.
+    assert events(entries) == [
+        ("card_inserted", 0, {"shaft": 5, "row": 3, "row_top": 4, "pairs": 2}),
+    ]
+    entries = logged(state, ORDER_BASE + 2 * camel + 1)  # the same-facing pair first
+    # The row pair: the new camel (row 3, shaft 5: cell 20) and the one at shaft 1 (16).
+    assert events(entries)[:3] == [
+        ("pair_same", 0, {"animal": "camel", "facing": "same"}),
+        ("researcher_placed", 0, {"animal": "camel"}),
+        ("scarab_placed", 0, {"animal": "camel", "scarabs": 1}),
+    ]
+    assert sorted(entries[0]["params"]["cells"]) == [16, 20]
+    assert [e["kind"] for e in entries[3:5]] == ["pair_different", "scarab_placed"]
+    assert sorted(entries[3]["params"]["cells"]) == [12, 20]

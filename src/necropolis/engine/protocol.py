@@ -17,6 +17,7 @@ apply claims in the order they arrive; the engine stays deterministic given that
 
 from __future__ import annotations
 
+import operator
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
@@ -139,9 +140,13 @@ class Game(ABC):
 
         Read from ``rules.<language>.md`` beside the game's module, else ``rules.en.md``.
         """
+        import sys
         from importlib import resources
 
-        package = type(self).__module__.rsplit(".", 1)[0]
+        # A game's class may live in its package's __init__ (the module is the package)
+        # or in a module inside it.
+        module = type(self).__module__
+        package = module if hasattr(sys.modules[module], "__path__") else module.rsplit(".", 1)[0]
         folder = resources.files(package)
         for name in (f"rules.{language}.md", "rules.en.md"):
             page = folder / name
@@ -227,9 +232,11 @@ class State(ABC):
 
     def apply_action(self, action: int) -> None:
         """Play ``action``; an illegal one raises :class:`IllegalActionError`, changing nothing."""
-        if not isinstance(action, int) or isinstance(action, bool) or not self.is_legal(action):
+        if type(action) is not int:
+            action = _whole_number(action)
+        if not self.is_legal(action):
             raise IllegalActionError(
-                action if isinstance(action, int) else -1,
+                action,
                 f"action {action!r} is not legal here"
                 + (" (the match is over)" if self.is_terminal() else ""),
             )
@@ -448,6 +455,17 @@ def sample_chance(node: ChanceNode, rng: random.Random) -> int:
         if r < total:
             return action
     return outcomes[-1][0]  # rounding left r above the running total
+
+
+def _whole_number(action: object) -> int:
+    """``action`` as a plain int if it is a whole number of any integral type (a NumPy
+    integer from a research loop, say); a bool, float or anything else is refused."""
+    if not isinstance(action, bool):
+        try:
+            return operator.index(action)  # type: ignore[arg-type]
+        except TypeError:
+            pass
+    raise IllegalActionError(-1, f"an action is a whole number, not {action!r}")
 
 
 def _normalise(text: str) -> str:

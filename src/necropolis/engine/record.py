@@ -41,9 +41,14 @@ class MatchRecord:
         from necropolis.games import load_game
 
         try:
-            return load_game(self.game, **self.options)
+            game = load_game(self.game, **self.options)
         except NecropolisError as exc:
             raise MatchRecordError(f"the record's game cannot be loaded: {exc}") from exc
+        if len(self.seats) != game.num_players:
+            raise MatchRecordError(
+                f"the record names {len(self.seats)} seats for a game of {game.num_players}"
+            )
+        return game
 
     def states(self) -> Iterator[State]:
         """Every state of the match, from the initial one to the last (clones)."""
@@ -87,7 +92,7 @@ class MatchRecord:
         if not isinstance(data, dict) or data.get("format") != FORMAT:
             raise MatchRecordError("not a necropolis match record (no 'format' of that name)")
         version = data.get("version")
-        if version != VERSION:
+        if type(version) is not int or version != VERSION:
             raise MatchRecordError(
                 f"match record version {version!r} is not supported (this is {VERSION})"
             )
@@ -107,7 +112,7 @@ class MatchRecord:
         ):
             raise MatchRecordError("match record 'actions' must be a list of whole numbers")
         seed = data.get("seed")
-        if seed is not None and not isinstance(seed, int):
+        if seed is not None and type(seed) is not int:
             raise MatchRecordError("match record 'seed' must be a whole number or null")
         created = data.get("created")
         record = cls(game, options, seats, actions, seed)
@@ -124,6 +129,8 @@ class MatchRecord:
             data = json.loads(text)
         except json.JSONDecodeError as exc:
             raise MatchRecordError(f"match record is not valid JSON: {exc}") from None
+        except RecursionError:
+            raise MatchRecordError("match record is nested too deeply to be one") from None
         return cls.from_json(data)
 
     def save(self, path: str | Path) -> Path:
@@ -140,6 +147,8 @@ class MatchRecord:
             text = Path(path).read_text(encoding="utf-8")
         except OSError as exc:
             raise MatchRecordError(f"cannot read {path}: {exc.strerror or exc}") from None
+        except UnicodeDecodeError:
+            raise MatchRecordError(f"{path} is not a match record (not UTF-8 text)") from None
         return cls.loads(text)
 
 

@@ -3,14 +3,18 @@
 Importing this module registers each installed game with OpenSpiel, so that
 ``pyspiel.load_game("necropolis_luxor2001", {"players": 3})`` works. The adapter is thin:
 states delegate to the engine's protocol, observation strings are the seat's view as
-canonical JSON (the information-state string adds the move number, which every seat
-knows), and observation tensors come from the game's ``encode_view``. Games are
+canonical JSON, and observation tensors come from the game's ``encode_view``. The
+information-state string has perfect recall: besides the move number and the current view
+it carries a digest of everything the seat has observed, in order (its view after every
+action, and its own actions), so two histories that gave the seat different private
+observations never share an information state even when they end in the same view. Games are
 general-sum with returns in [0, 1] (winners share 1), since a match can end with no
 winner at all.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import random
 from collections.abc import Callable
@@ -55,6 +59,27 @@ class SpielState(pyspiel.State):  # type: ignore[misc]
     def __init__(self, game: SpielGame, state: State | None = None) -> None:
         super().__init__(game)
         self.inner: State = state if state is not None else game.inner.new_initial_state()
+        # Per seat: (actions observed, digest of the observations, the state after them).
+        # Filled lazily when an information state is asked for, so play and search that
+        # never ask pay nothing; a trajectory asked at every step extends it by one action.
+        self._recall: dict[int, tuple[int, str, State]] = {}
+
+    def recall_digest(self, player: int) -> str:
+        """A digest of everything ``player`` has observed so far, in order."""
+        history = self.inner.history()
+        done, digest, at = self._recall.get(player, (0, "", None))
+        if at is None or done > len(history) or at.history() != history[:done]:
+            done, digest, at = 0, "", self.get_game().inner.new_initial_state()
+        if done < len(history):
+            at = at.clone()  # the cached state may be shared with clones of this state
+            for action in history[done:]:
+                own = player in at.acting_seats() and action in at.legal_actions(player)
+                at.apply_action(action)
+                seen = json.dumps(at.view(player), sort_keys=True, separators=(",", ":"))
+                step = f"{digest}|{action if own else ''}|{seen}"
+                digest = hashlib.sha256(step.encode()).hexdigest()
+            self._recall[player] = (len(history), digest, at)
+        return digest
 
     def current_player(self) -> int:
         player = self.inner.current_player()
@@ -89,12 +114,22 @@ class SpielState(pyspiel.State):  # type: ignore[misc]
     ) -> SpielState:
         """A state consistent with ``player_id``'s information, for IS-MCTS."""
         world = self.inner.resample(player_id, _SamplerRandom(probability_sampler))
-        game = self.get_game()
-        copy = SpielState(game, world)
+        copy = SpielState(self.get_game(), world)
+        # The world's observations go on from here. What the seat recalls carries over; the
+        # other seats' recall in a world is made from the seat's own, so that nothing in
+        # the world tells apart two truths the seat cannot tell apart.
+        mine = self.recall_digest(player_id)
+        theirs = hashlib.sha256(f"a world sampled from {mine}".encode()).hexdigest()
+        done = world.move_number()
+        copy._recall = {
+            seat: (done, mine if seat == player_id else theirs, world.clone())
+            for seat in range(self.get_game().num_players())
+        }
         return copy
 
     def __deepcopy__(self, memo: dict[int, Any]) -> SpielState:
         copy = SpielState(self.get_game(), self.inner.clone())
+        copy._recall = dict(self._recall)
         return copy
 
     def __str__(self) -> str:
@@ -129,7 +164,8 @@ class SpielObserver:
     def string_from(self, state: SpielState, player: int) -> str:
         text = json.dumps(state.inner.view(player), sort_keys=True, separators=(",", ":"))
         if self._recall:
-            return f"move {state.inner.move_number()} {text}"
+            digest = state.recall_digest(player)
+            return f"move {state.inner.move_number()} recall {digest} {text}"
         return text
 
 

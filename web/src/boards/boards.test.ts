@@ -54,6 +54,8 @@ function expectExactlyLegal(name: string, picked: string[] = []) {
   expect(targetsOf(els)).toEqual(wanted);
   // every clickable is focusable (SVG ones by tabindex, buttons natively) and named
   for (const el of els) {
+    // the shell finds a board's targets by this class (what it finds no element for gets a button)
+    expect(el.classList.contains("pick"), el.outerHTML.slice(0, 80)).toBe(true);
     if (el.tagName.toLowerCase() !== "button") expect(el.getAttribute("tabindex")).toBe("0");
     expect((el.getAttribute("aria-label") ?? el.textContent ?? "").trim()).not.toBe("");
   }

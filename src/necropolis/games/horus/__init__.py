@@ -95,6 +95,19 @@ class HorusGame(Game):
     def board_layout(self) -> dict[str, Any]:
         return narration.board_layout()
 
+    def rules_summary(self, language: str = "en") -> str:
+        # The kernel's default looks beside the module that defines the game class, one
+        # package up from here (this class lives in the package's own __init__), so it
+        # would miss rules.en.md; read it from this package.
+        from importlib import resources
+
+        folder = resources.files(__name__)
+        for name in (f"rules.{language}.md", "rules.en.md"):
+            page = folder / name
+            if page.is_file():
+                return page.read_text(encoding="utf-8")
+        return super().rules_summary(language)
+
     def heuristic_policy(self) -> Policy:
         from necropolis.games.horus import heuristic
 

@@ -45,6 +45,7 @@ from necropolis.games.horus.codes import (
     A_UDJAT,
     A_USE_REACTION,
     C_ACTION_DIE,
+    C_BLOCK,
     C_CHECK,
     C_CHEST,
     C_DRAW,
@@ -65,6 +66,7 @@ from necropolis.games.horus.codes import (
     INSIDE,
     MUMMIFIED,
     N_TERMINAL,
+    P_ACTIONS,
     SEALED,
 )
 
@@ -77,7 +79,7 @@ MESSAGES: dict[str, str] = {
     "chose_adventurer": "{seat} chose {adventurer} ({ability}) and entered at the {entrance}"
     " entrance",
     "round_began": "Round {round} began with {keeper_seat} as the Dice Keeper",
-    "level_set": "{seat} kept the other cards: wound and load level {level}",
+    "level_set": "{seat} settled on wound and load level {level}",
     "stamina_used": "{seat} used Stamina: wound and load level {level}",
     "action_die": "The {colour} action die showed {value}",
     "die_cursed": "{seat} ignored the {colour} die (curse of the {god} Idol)",
@@ -88,10 +90,10 @@ MESSAGES: dict[str, str] = {
     "searched": "{seat} searched the {area}",
     "found": "{finder_seat} drew {card} from the {deck} deck",
     "found_hidden": "{finder_seat} drew a card from the {deck} deck and laid it face down",
-    "opened": "{seat} opened a {god} sarcophagus",
+    "opened": "{seat} opened one of the {god} sarcophagi",
     "sarcophagus_revealed": "The {god} sarcophagus held {card}",
     "took_treasure": "{seat} took {card} from the {god} sarcophagus",
-    "linguistics": "{seat} used Linguistics to read a {god} sarcophagus in secret",
+    "linguistics": "{seat} used Linguistics to read one of the {god} sarcophagi in secret",
     "read": "{seat} read that the {god} sarcophagus holds {card}",
     "began_lock": "{seat} began to pick the lock of the {god} alcove",
     "lock_die": "The {colour} lock die showed {value}",
@@ -100,8 +102,9 @@ MESSAGES: dict[str, str] = {
     "crowbar": "{seat} forced the lock with a Crowbar",
     "lockpicking": "{seat} used Lockpicking on the lock",
     "lock_opened": "{seat} opened the lock of the {god} alcove",
+    "lock_held": "The lock of the {god} alcove held: no action left for {seat} to roll again",
     "took_idol": "{seat} took the {god} Idol",
-    "cursed": "From now on {seat} gets no action from the {colour} die (curse of the {god} Idol)",
+    "cursed": "From now on the {colour} die gives {seat} no action (curse of the {god} Idol)",
     "shot": "{seat} shot {mummy}, who lies on the floor until the mummies next move",
     "shot_seat_mummy": "{seat} shot the mummy of {mummy_seat}, who lies on the floor until"
     " the mummies next move",
@@ -125,12 +128,12 @@ MESSAGES: dict[str, str] = {
     "ended_turn": "{seat} ended the turn",
     "ended_turn_early": "{seat} ended the turn with {actions|# action|# actions} unused",
     # --- log: wounds ----------------------------------------------------------------------
-    "bitten_by_snake": "{seat} was bitten by a snake: a wound",
-    "stung_by_scorpion": "{seat} was stung by a scorpion: a wound",
-    "bitten_by_crocodile": "{seat} was bitten by a crocodile: a wound",
+    "bitten_by_snake": "A snake bit {seat}: a wound",
+    "stung_by_scorpion": "A scorpion stung {seat}: a wound",
+    "bitten_by_crocodile": "A crocodile bit {seat}: a wound",
     "touched_by_mummy": "{mummy} touched {seat}: a wound",
     "touched_by_seat_mummy": "The mummy of {mummy_seat} touched {seat}: a wound",
-    "hit_by_block": "{seat} was hit by the falling stone block: a wound",
+    "hit_by_block": "The falling stone block hit {seat}: a wound",
     "became_mummy": "{seat} had twelve wounds and rose as a mummy",
     # --- log: the mummies and the blocks ---------------------------------------------------
     "mummy_die": "The {colour} mummy die showed {value}",
@@ -141,10 +144,11 @@ MESSAGES: dict[str, str] = {
     "mummy_rose": "{mummy} got up again",
     "seat_mummy_rose": "The mummy of {mummy_seat} got up again",
     "block_fell": "Stone block {number} fell",
+    "horus_trap": "Taking the Horus Idol set off a trap in the ceiling",
     "jumped": "{seat} jumped {direction}, away from the falling block",
     "dodged": "{seat} used Dodge and jumped {direction}, unhurt",
-    "crushed": "{seat} had nowhere to jump and was crushed",
-    "sealed": "{seat} was sealed in the pyramid",
+    "crushed": "The stone block crushed {seat}: there was nowhere to jump",
+    "sealed": "The fallen blocks sealed {seat} in the pyramid",
     # --- log: the end ----------------------------------------------------------------------
     "game_over": "The game is over",
     "final_score": "{seat} got out with {points|# point|# points}",
@@ -175,6 +179,8 @@ MESSAGES: dict[str, str] = {
     "do_move_to_mummy": "Move {direction} into the {area}, onto {mummies|a mummy|# mummies}"
     " (a wound each)",
     "do_search": "Search the {area}: draw from the {deck} deck",
+    "do_search_make_room": "Search the {area}: you hold twelve cards, so first discard one,"
+    " then draw from the {deck} deck",
     "do_leave": "Leave the pyramid with your {cards|# card|# cards}: you play no more",
     "do_end_turn": "End your turn",
     "do_end_turn_early": "End your turn, giving up {actions|# action|# actions}",
@@ -184,8 +190,11 @@ MESSAGES: dict[str, str] = {
     "do_open": "Open the {god} sarcophagus",
     "do_open_read": "Open the {god} sarcophagus (you read {card} inside)",
     "do_take": "Take {card} from the {god} sarcophagus",
+    "do_take_make_room": "Take {card} from the {god} sarcophagus: you hold twelve cards, so"
+    " first discard one",
     "do_read": "Use Linguistics to read the {god} sarcophagus in secret",
-    "do_pick": "Pick the lock of the {god} alcove: roll the five dice, it needs {faces}",
+    "do_pick": "Pick the lock of the {god} alcove: roll the five dice, it needs {faces}; the"
+    " idol's curse takes the {colour} die",
     "do_reroll": "Reroll {count|# die|# dice}: {dice}",
     "do_crowbar": "Use a Crowbar: the lock opens",
     "do_lockpicking": "Use Lockpicking: the lock opens",
@@ -517,15 +526,15 @@ def _consequences(
             taker = b.node_seat
             taken[taker] = t
             log.add("took_treasure", seat=taker, god=_sarc_god(k), sarcophagus=k, card=card_term(t))
-    # a lock opened (the idol may wait for room to be made)
+    # a lock opened (the idol may wait for room to be made), or held for want of actions
     if b.lock_god >= 0 and b.alcove_idol[b.lock_god] and not a.alcove_idol[b.lock_god]:
         log.add("lock_opened", seat=b.order[b.turn_i], god=_GOD_TERMS[b.lock_god])
-    # cards reaching each seat: idols, wounds (a card found was told by the draw)
+    elif b.lock_god >= 0 and a.lock_god < 0 and b.node == C_LOCK_DIE:
+        log.add("lock_held", seat=b.order[b.turn_i], god=_GOD_TERMS[b.lock_god])
+    # cards reaching each seat: idols and wounds (other cards were told as found or taken)
     for seat in range(b.n):
         gained = Counter(a.hand[seat]) + Counter(a.bag[seat])
         gained.subtract(Counter(b.hand[seat]) + Counter(b.bag[seat]))
-        if b.node == C_DRAW and b.node_seat == seat:
-            gained[action] -= 1
         if seat in taken:
             gained[taken[seat]] -= 1
         mummies = touches.get(seat, []) if touches is not None else a.mummies_at(a.square[seat])
@@ -557,6 +566,8 @@ def _consequences(
         if b.status[seat] == INSIDE and a.status[seat] == MUMMIFIED:
             log.add("became_mummy", seat=seat)
     # falling blocks, then who was crushed or sealed in
+    if b.node == C_BLOCK and b.phase == P_ACTIONS:
+        log.add("horus_trap")
     for blk in range(cp.NUM_BLOCKS):
         if a.fallen[blk] and not b.fallen[blk]:
             log.add("block_fell", number=blk + 1, square=cp.BLOCK_SQUARE[blk])
@@ -741,7 +752,8 @@ def _describe(s: HorusState, seat: int, act: int) -> tuple[str, dict[str, Any], 
     if act == A_SEARCH:
         area = cp.AREA[s.square[seat]]
         deck = _ORIGIN_TERMS[cp.DECK_OF_AREA[area]]
-        return "do_search", {"area": _AREA_TERMS[area], "deck": deck}, []
+        kind = "do_search_make_room" if len(s.hand[seat]) >= cp.CARD_LIMIT else "do_search"
+        return kind, {"area": _AREA_TERMS[area], "deck": deck}, []
     if act == A_LEAVE:
         return "do_leave", {"cards": len(s.hand[seat]) + len(s.bag[seat])}, []
     if A_OPEN <= act < A_TAKE:
@@ -753,14 +765,17 @@ def _describe(s: HorusState, seat: int, act: int) -> tuple[str, dict[str, Any], 
     if A_TAKE <= act < A_PEEK:
         k = act - A_TAKE
         params = {"god": _sarc_god(k), "card": card_term(s.sarc_card[k])}
-        return "do_take", params, [f"sarcophagus:{k}"]
+        kind = "do_take_make_room" if len(s.hand[seat]) >= cp.CARD_LIMIT else "do_take"
+        return kind, params, [f"sarcophagus:{k}"]
     if A_PEEK <= act < A_PICK:
         k = act - A_PEEK
         return "do_read", {"god": _sarc_god(k)}, [f"sarcophagus:{k}"]
     if A_PICK <= act < A_REROLL:
         g = act - A_PICK
         faces = [str(f) for f in cp.IDOL_LOCK[g]]
-        return "do_pick", {"god": _GOD_TERMS[g], "faces": faces}, [f"alcove:{cp.GODS[g]}"]
+        colour = cp.DIE_COLOURS[cp.IDOL_CURSE_DIE[g]]
+        pick: dict[str, Any] = {"god": _GOD_TERMS[g], "faces": faces, "colour": colour}
+        return "do_pick", pick, [f"alcove:{cp.GODS[g]}"]
     if A_SHOOT <= act < A_UDJAT:
         m = act - A_SHOOT
         if s.mummy_seat[m] >= 0:

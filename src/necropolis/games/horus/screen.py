@@ -210,7 +210,7 @@ def _own_cards(view: dict[str, Any]) -> list[str]:
     if p["bag"]:
         items.append("bag: " + ", ".join(p["bag"]))
     text = "Your cards: " + (", ".join(items) or "none")
-    lines = []
+    lines: list[str] = []
     while text and len(lines) < 2:
         if len(text) <= WIDTH:
             lines.append(text)

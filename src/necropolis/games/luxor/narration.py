@@ -16,6 +16,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from necropolis.engine import language
+from necropolis.engine.errors import IllegalActionError
 from necropolis.engine.language import ActionInfo, LogEntry, Prompt, SeatScore
 from necropolis.games.luxor import rules, scoring
 from necropolis.games.luxor.components import (
@@ -37,6 +38,7 @@ from necropolis.games.luxor.components import (
     MODE_DIE_RANGE,
     MODE_FIXED,
     MODE_LAST,
+    MODE_RANGE,
     NUM_FIELDS,
     NUM_STATUES,
     NUM_VARIANTS,
@@ -116,7 +118,7 @@ TERMS: Mapping[str, str] = {
     "tunnel": "a tunnel",
     "scarab": "a scarab temple tile",
     "scarab_or_wild": "a scarab-or-wild temple tile",
-    "burial_chamber": "the burial chamber (a key is handed in)",
+    "burial_chamber": "a key is handed in",
 }
 #: Parameters that hold a string id written through ``TERMS``.
 TERM_PARAMS = frozenset({"card", "end", "treasure", "tile", "back", "front"})
@@ -162,8 +164,14 @@ MESSAGES: Mapping[str, str] = {
     "wild_taken": "{seat} took a wild treasure tile",
     "scarab_taken": "{seat} took a scarab worth {value}",
     "scarab_taken_hidden": "{seat} took a scarab",
-    "horus_card_taken": '{seat} took the Horus card "{card}" ({level|# eye|# eyes})',
-    "horus_card_taken_hidden": "{seat} took a Horus card of {level|# eye|# eyes}",
+    "horus_card_taken": (
+        '{seat} took the Horus card "{card}" ({level|# eye|# eyes}) into the middle of the'
+        " hand, instead of drawing this turn"
+    ),
+    "horus_card_taken_hidden": (
+        "{seat} took a Horus card of {level|# eye|# eyes} into the middle of the hand,"
+        " instead of drawing this turn"
+    ),
     "nothing_left": "{seat} got nothing: the supply was empty",
     "card_drawn": '{seat} drew "{card}" into the middle of the hand',
     "card_drawn_hidden": "{seat} drew a card into the middle of the hand",
@@ -171,7 +179,11 @@ MESSAGES: Mapping[str, str] = {
     "match_over": "The match ended after round {round}",
     "match_over_early": "Nobody could move for a whole round: the match ended early",
     "match_over_limit": "The match reached the limit of {round} rounds and ended",
-    "final_score": "{seat} scored {total|# point|# points} in all",
+    "final_score": (
+        "{seat} scored {total|# point|# points} in all: {track} for treasures during play,"
+        " {adventurers} for the adventurers' places, {sarcophagi} for sarcophagi,"
+        " {keys} for keys, {sets} for sets and {scarabs} for scarabs"
+    ),
     "winner": "{seat} won with {points|# point|# points}",
     "winner_tiebreak": (
         "{seat} won with {points|# point|# points}, the tie broken by the sarcophagus"
@@ -184,6 +196,7 @@ MESSAGES: Mapping[str, str] = {
     "prompt_play_idle": "No card at either end allows a move: play one of them without moving",
     "prompt_adventurer": 'Choose the adventurer to move with "{card}"',
     "prompt_adventurer_steps": "Choose the adventurer to move {steps|# tile|# tiles}",
+    "prompt_adventurer_upto": "Choose the adventurer to move 1 to {most} tiles",
     "prompt_distance": 'Choose how far the adventurer on {origin} goes with "{card}"',
     "prompt_tile_action": "Choose the one tile whose action you carry out",
     "prompt_horus_tile": "Take a key or the top Horus card of {level|# eye|# eyes}",
@@ -192,6 +205,10 @@ MESSAGES: Mapping[str, str] = {
     # --- action descriptors
     "play_card": 'Play "{card}" from the {end} end',
     "play_card_idle": 'Play "{card}" from the {end} end without moving',
+    "play_card_move": (
+        'Play "{card}" from the {end} end: the only move it allows takes the adventurer on'
+        " {origin} to {field} ({tile})"
+    ),
     "move_from": "Move an adventurer from {origin}",
     "move": "Move the adventurer on {origin} {steps|# tile|# tiles} forward to {field}: {tile}",
     "move_osiris": (
@@ -290,6 +307,15 @@ def tile_id(code: int, field: int) -> str:
 # --- narration ----------------------------------------------------------------------------
 
 
+#: Phases in which a temple tile's gift is still to come (a choice or a hidden draw).
+_CHOICE_OR_DRAW = (
+    rules.P_HORUS_LEVEL,
+    rules.P_HORUS_DRAW,
+    rules.P_SCARAB_OR_WILD,
+    rules.P_SCARAB_DRAW,
+)
+
+
 class _Story:
     """The entries of one action, built while retracing the turn step from ``before``."""
 
@@ -384,10 +410,7 @@ class _Story:
                     self.add("tunnel_end", seat, field=field)
             elif a.wilds[seat] > b.wilds[seat]:
                 self.add("wild_taken", seat)
-            elif a.phase not in (rules.P_HORUS_LEVEL, rules.P_HORUS_DRAW) and a.phase not in (
-                rules.P_SCARAB_OR_WILD,
-                rules.P_SCARAB_DRAW,
-            ):
+            elif a.phase not in _CHOICE_OR_DRAW:
                 self.add("nothing_left", seat)
 
     def keys_gained(self, seat: int) -> bool:
@@ -620,6 +643,10 @@ def prompt(st: LuxorState, seat: int | None) -> Prompt | None:
             return _prompt(st, "prompt_adventurer_steps", seat, steps=CARD_REACH[st.card])
         if mode == MODE_DIE:
             return _prompt(st, "prompt_adventurer_steps", seat, steps=st.roll)
+        if mode == MODE_DIE_RANGE and st.roll > 1:
+            return _prompt(st, "prompt_adventurer_upto", seat, most=st.roll)
+        if mode == MODE_RANGE and st.card != ONE_FEWER:
+            return _prompt(st, "prompt_adventurer_upto", seat, most=CARD_REACH[st.card])
         return _prompt(st, "prompt_adventurer", seat, card=card_id(st.card))
     if phase == rules.P_DIST:
         return _prompt(st, "prompt_distance", seat, origin=st.from_field, card=card_id(st.card))
@@ -670,8 +697,25 @@ def destination(st: LuxorState, seat: int, src: int, option: int) -> tuple[str, 
     return base + ("_osiris" if pushed else ""), params
 
 
+def _forced_move(st: LuxorState, seat: int, kind: int) -> tuple[int, int] | None:
+    """The one move (field, tiles or BACK) a card leaves no choice about, if it is such a
+    card: one adventurer able to move it, one distance (rules._ask_field, _ask_distance)."""
+    if CARD_MODE[kind] in (MODE_DIE, MODE_DIE_RANGE, MODE_ALL, MODE_LAST):
+        return None
+    fields = field_options(st, seat, kind, 0)
+    if len(fields) != 1:
+        return None
+    options = rules.distance_options(_probe(st, kind, 0), seat, fields[0])
+    if len(options) != 1:
+        return None
+    option = BACK if options[0] == rules.BACKWARD else options[0] - rules.FORWARD + 1
+    return fields[0], option
+
+
 def action_info(st: LuxorState, action: int) -> ActionInfo:
     """The descriptor of a legal decision of the seat to move, with its board targets."""
+    if st.current_player() < 0 or not st.is_legal(action):
+        raise IllegalActionError(action, f"luxor: action {action} is not a decision legal now")
     seat = st.seat
     phase = st.phase
     if phase == rules.P_PLAY:
@@ -682,8 +726,23 @@ def action_info(st: LuxorState, action: int) -> ActionInfo:
             "card": card_id(hand[index]),
             "end": "left" if left else "right",
         }
-        kind = "play_card" if any(rules.playable_ends(st)) else "play_card_idle"
-        return _info(st, action, kind, params, [f"hand:{index}"])
+        if not any(rules.playable_ends(st)):
+            return _info(st, action, "play_card_idle", params, [f"hand:{index}"])
+        forced = _forced_move(st, seat, hand[index])
+        if forced is None:
+            return _info(st, action, "play_card", params, [f"hand:{index}"])
+        src, option = forced
+        _, where = destination(st, seat, src, option)
+        code = st.tiles[where["field"]] if where["field"] != CHAMBER else 0
+        params.update(
+            origin=src,
+            steps=where.get("steps", 1),
+            landing=where["landing"],
+            field=where["field"],
+            tile=tile_id(code, where["field"]),
+        )
+        # One click plays the card; the board may preview the landing from the params.
+        return _info(st, action, "play_card_move", params, [f"hand:{index}"])
     if phase == rules.P_FIELD:
         src = action - rules.MOVE_FROM
         options = rules.distance_options(st, seat, src)

@@ -545,7 +545,12 @@ def _end_turn(st: LuxorState) -> None:
     last_of_round = st.seat == n - 1
     if last_of_round:
         st.round += 1
-    if st.no_move_turns >= n or (last_of_round and (st.ending or st.round >= MAX_ROUNDS)):
+    # The early end needs a whole round in which nobody could move: idle turns are counted
+    # since the last move, so at a round's last turn n of them are exactly that round's.
+    # A run of idle turns that crosses into a new round does not end it: the seats still
+    # to play this round may hold a card that moves.
+    idle_round = st.no_move_turns >= n
+    if last_of_round and (idle_round or st.ending or st.round >= MAX_ROUNDS):
         _final_scoring(st)
         return
     st.seat = (st.seat + 1) % n

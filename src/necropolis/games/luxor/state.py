@@ -205,7 +205,8 @@ class LuxorState(State):
 
     # The table language lives in narration.py; computed on demand, never while playing.
     def narrate(self, before: State, action: int, viewer: int | None) -> list[LogEntry]:
-        assert isinstance(before, LuxorState)
+        if not isinstance(before, LuxorState):
+            raise TypeError("luxor narrates only from a luxor state before the action")
         return narration.narrate(self, before, action, viewer)
 
     def prompt(self, seat: int | None) -> Prompt | None:

@@ -9,16 +9,16 @@ the 43 fields from the stairs to the burial chamber with the Anubis statues betw
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+import re
+from typing import TYPE_CHECKING
 
+from necropolis.engine.language import SEAT_COLOURS
 from necropolis.games.luxor import movement, rules
 from necropolis.games.luxor.components import (
     ANUBIS_AFTER,
     BACKS,
-    BLANK_FIELDS,
     BURIAL_CHAMBER,
     CARD_LABELS,
-    FIELD_POINTS,
     FIELD_SYMBOL,
     HAND_SIZE,
     HORUS_TILE_BASE,
@@ -160,95 +160,188 @@ def describe_action(st: LuxorState, action: int, observer: int | None) -> str:
 
 
 # --- the board -----------------------------------------------------------------------------
+# The terminal board must fit 64 columns by 20 lines at every player count (the terminal
+# puts the log beside it and the prompt below): the path is drawn as the web board's
+# spiral (narration.spiral_cells), 9 cells of 7 columns by 2 lines, each cell its field
+# number and a 4-letter tile code over one coloured digit per seat; an "A" between two
+# cells is an Anubis statue. Two lines per seat follow, and two lines of supplies on top.
 
-_COLOURS = ("red", "green", "blue", "yellow")
+_SHORT_CARDS = (
+    "1",
+    "\u00b11",
+    "2",
+    "3",
+    "4",
+    "5",
+    "die",
+    "1-3",
+    "1-4",
+    "1-6",
+    "1-die",
+    "all+1",
+    "all+2",
+    "all+3",
+    "-1adv",
+    "last",
+)
+_TREASURE_LETTERS = "VSJ"
+_TEMPLE_CODES = ("Wild", "Fv12", "Fv23", "Tunl", "Scrb", "ScWi")
+CELL = 7
 
 
-def _seat_tag(seat: int) -> str:
-    colour = _COLOURS[seat % len(_COLOURS)]
-    return f"[{colour}]P{seat}[/{colour}]"
+def tile_code(code: int) -> str:
+    """Four columns naming a tile: V2:3 is a vase needing 2 adventurers, worth 3 points."""
+    if code == 0:
+        return "  \u00b7 "
+    if code < OSIRIS_BASE:
+        kind = code - TREASURE_BASE
+        letter = _TREASURE_LETTERS[kind // NUM_VARIANTS]
+        return f"{letter}{TREASURE_NEED[kind]}:{TREASURE_POINTS[kind]}"
+    if code < HORUS_TILE_BASE:
+        return f"Os+{OSIRIS_VALUES[code - OSIRIS_BASE]}"
+    if code < TEMPLE_BASE:
+        return f"Hor{code - HORUS_TILE_BASE + 1}"
+    return _TEMPLE_CODES[code - TEMPLE_BASE]
+
+
+def _colour(seat: int) -> str:
+    return SEAT_COLOURS[seat % len(SEAT_COLOURS)][1]
+
+
+def _name(seat: int, me: int | None) -> str:
+    return "you" if seat == me else f"Player {seat + 1}"
+
+
+def _tag(seat: int, text: str) -> str:
+    return f"[{_colour(seat)}]{text}[/]"
+
+
+def _counts(view: View, field: int) -> str:
+    """One digit per seat in its colour (a dot for none), padded to the cell."""
+    n: int = view["players"]
+    digits = []
+    for s in range(n):
+        count = view["adventurers"][s][field]
+        digits.append(_tag(s, str(count)) if count else "\u00b7")
+    return " " + "".join(digits) + " " * (CELL - 2 - n)
+
+
+def _cells(view: View) -> dict[tuple[int, int], tuple[str, str]]:
+    from necropolis.games.luxor.narration import spiral_cells
+
+    cells = spiral_cells()
+    out: dict[tuple[int, int], tuple[str, str]] = {}
+    for f in range(BURIAL_CHAMBER + 1):
+        if f == STAIRS:
+            top = "Stairs"
+        elif f == BURIAL_CHAMBER:
+            top = "[bold]Tomb[/bold]13"
+        else:
+            top = f"{f:>2}{tile_code(view['tiles'][f])}"
+        out[cells[f]] = (top, _counts(view, f))
+    # The spiral's unused cells beside the chamber show its sarcophagi.
+    n_cells = len(cells)
+    for i, (value, holder) in enumerate(zip(SARCOPHAGI, view["sarcophagi"], strict=True)):
+        if BURIAL_CHAMBER + 1 + i < n_cells:
+            who = (
+                "--"
+                if holder < 0
+                else _tag(holder, "you" if holder == view["seat"] else f"P{holder + 1}")
+            )
+            out[cells[BURIAL_CHAMBER + 1 + i]] = (f"Sarc{value}", f" {who}   ")
+    return out
+
+
+def _statue_gaps() -> dict[tuple[int, int], int]:
+    """The gap after a cell (by its grid position, going right) holding a statue."""
+    from necropolis.games.luxor.narration import spiral_cells
+
+    cells = spiral_cells()
+    gaps: dict[tuple[int, int], int] = {}
+    for i, after in enumerate(ANUBIS_AFTER):
+        (x0, y0), (x1, y1) = cells[after], cells[after + 1]
+        if y0 == y1:  # side by side: the gap between them
+            gaps[(min(x0, x1), y0)] = i
+    return gaps
+
+
+def _board_lines(view: View) -> list[str]:
+    from necropolis.games.luxor.narration import GRID_H, GRID_W
+
+    cells = _cells(view)
+    gaps = _statue_gaps()
+    lines = []
+    for y in range(GRID_H):
+        for row in (0, 1):
+            parts = []
+            for x in range(GRID_W):
+                cell = cells.get((x, y), ("", ""))[row]
+                parts.append(cell + " " * (CELL - 1 - _width(cell)))
+                if x < GRID_W - 1:
+                    parts.append("[bold]A[/bold]" if (x, y) in gaps else " ")
+            lines.append("".join(parts).rstrip())
+    return lines
+
+
+def _width(markup: str) -> int:
+    """Columns a piece of Rich markup takes (our markup is only [style]...[/])."""
+    return len(re.sub(r"\[[^\]]*\]", "", markup))
+
+
+def _hand(view: View, seat: int) -> str:
+    hand = view["hands"][seat]
+    if hand is not None:
+        return " ".join(_SHORT_CARDS[k] for k in hand)
+    return " ".join("?" if o >= 3 else f"H{o + 1}" for o in view["hand_origins"][seat])
 
 
 def render_view(view: View) -> str:
-    """A readable terminal board of ``view`` (Rich markup)."""
+    """The board of ``view`` in at most 64 columns and 20 lines (Rich markup)."""
     n: int = view["players"]
-    lines: list[str] = []
     me = view["seat"]
-    who = "spectator" if me is None else f"seat {me}"
-    lines.append(
-        f"[bold]Luxor[/bold] — round {view['round'] + 1}, turn of {_seat_tag(view['turn_seat'])},"
-        f" phase {view['phase']} (viewing as {who})"
-    )
-    if view["card_in_play"] >= 0:
-        extra = f", rolled {view['roll']}" if view["roll"] else ""
-        lines.append(f"card in play: {CARD_LABELS[view['card_in_play']]}{extra}")
-    lines.append("")
-    lines.append("[bold]The path[/bold] (field, points on the wall, tile, adventurers)")
-    advs: list[list[int]] = view["adventurers"]
-    for f, code in enumerate(view["tiles"]):
-        here = " ".join(f"{_seat_tag(s)}×{advs[s][f]}" for s in range(n) if advs[s][f])
-        symbol = f" ({BACKS[FIELD_SYMBOL[f]]} symbol)" if FIELD_SYMBOL[f] >= 0 and code == 0 else ""
-        if f == STAIRS:
-            label = "stairs (start)"
-        elif f == BURIAL_CHAMBER:
-            label = "burial chamber"
-        elif f in BLANK_FIELDS:
-            label = "landing (never holds a tile)"
-        else:
-            label = tile_label(code) + symbol
-        padded = f"{label:<48}"
-        if f == BURIAL_CHAMBER:  # markup after padding, so the columns stay aligned
-            padded = padded.replace(label, f"[bold]{label}[/bold]")
-        lines.append(f"{f:>3} [{FIELD_POINTS[f]:>2}] {padded} {here}".rstrip())
-        for i, after in enumerate(ANUBIS_AFTER):
-            if after == f:
-                asleep = [s for s in range(n) if view["sleeping"][s][i]]
-                names = " ".join(_seat_tag(s) for s in asleep) or "nobody"
-                lines.append(f"      ~ Anubis statue {i + 1}: asleep here: {names}")
-    lines.append("")
-    lines.append("[bold]Hands[/bold] (left to right)")
-    for s in range(n):
-        hand = view["hands"][s]
-        if hand is not None:
-            cards = " | ".join(CARD_LABELS[k] for k in hand)
-        else:
-            cards = " | ".join(
-                "?" if o >= 3 else f"? (Horus {o + 1})" for o in view["hand_origins"][s]
-            )
-        lines.append(f"  {_seat_tag(s)}: {cards}")
-    lines.append("")
-    lines.append("[bold]Players[/bold]")
-    for s in range(n):
-        treasures = view["treasures"][s]
-        per_type = ", ".join(
-            f"{sum(treasures[t * NUM_VARIANTS : (t + 1) * NUM_VARIANTS])} {name}"
-            for t, name in enumerate(TREASURE_TYPES)
-        )
-        scarabs: Any = view["scarabs"][s]
-        if scarabs is None:
-            scarab_text = f"{view['scarab_counts'][s]} face down"
-        else:
-            values = [SCARAB_VALUES[v] for v, c in enumerate(scarabs) for _ in range(c)]
-            scarab_text = f"{len(values)} {values}"
-        sarcophagi = [v for v, h in zip(SARCOPHAGI, view["sarcophagi"], strict=True) if h == s]
-        lines.append(
-            f"  {_seat_tag(s)}: score {view['scores'][s]:g}, keys {view['keys'][s]}, "
-            f"treasures {per_type}, wild {view['wilds'][s]}, scarabs {scarab_text}"
-            + (f", sarcophagi {sarcophagi}" if sarcophagi else "")
-        )
-    lines.append("")
-    horus = "/".join(str(x) for x in view["horus_decks"])
-    lines.append(
-        f"draw pile {view['draw_pile']}, discard {sum(view['discard'])}, Horus decks {horus}, "
-        f"keys left {view['key_supply']}, wild tiles left {view['wild_supply']}, "
-        f"scarabs left {view['scarab_supply']}, in the chamber {view['entries']}"
-    )
+    turn = view["turn_seat"]
     if view["final"] is not None:
-        lines.append("")
+        head = "the match is over"
+    elif view["phase"] in ("deal", "lay_osiris_tiles", "lay_treasure_tiles"):
+        head = "setting up"
+    else:
+        head = f"round {view['round'] + 1}  {_tag(turn, _name(turn, me))} to play"
+        if view["card_in_play"] >= 0:
+            head += f" {_SHORT_CARDS[view['card_in_play']]}"
+            if view["roll"]:
+                head += f", rolled {view['roll']}"
+        if view["ending"]:
+            head += "  [bold]last round[/bold]"
+    horus = " ".join(str(x) for x in view["horus_decks"])
+    lines = [
+        f"[bold]Luxor[/bold]  {head}",
+        f"pile {view['draw_pile']}  discard {sum(view['discard'])}  Horus {horus}  "
+        f"keys {view['key_supply']}  wild {view['wild_supply']}  "
+        f"scarabs {view['scarab_supply']}",
+        *_board_lines(view),
+    ]
+    for s in range(n):
+        types = [
+            sum(view["treasures"][s][t * NUM_VARIANTS : (t + 1) * NUM_VARIANTS])
+            for t in range(len(TREASURE_TYPES))
+        ]
+        treasures = " ".join(f"{_TREASURE_LETTERS[t]}{c}" for t, c in enumerate(types))
+        asleep = sum(1 for x in view["sleeping"][s] if x)
+        score = view["scores"][s]
+        name = _tag(s, f"\u25cf {_name(s, me):<8}")
         lines.append(
-            "[bold]Final scoring[/bold] (track, adventurers, sarcophagi, keys, sets,"
-            " scarabs = total)"
+            f"{name} {score:>3g} pts  "
+            f"key {view['keys'][s]}  {treasures} W{view['wilds'][s]}  asleep {asleep}"
         )
-        for s, row in enumerate(view["final"]):
-            lines.append(f"  {_seat_tag(s)}: {' + '.join(map(str, row[:-1]))} = {row[-1]}")
+        scarabs = view["scarabs"][s]
+        count = view["scarab_counts"][s]
+        scarab_text = f"scarabs {count}"
+        if scarabs is not None and count:
+            scarab_text += f" (={sum(SCARAB_VALUES[v] * c for v, c in enumerate(scarabs))})"
+        if view["final"] is not None:
+            row = view["final"][s]
+            second = f"  final {'+'.join(map(str, row[:-1]))} = {row[-1]}  {scarab_text}"
+        else:
+            second = f"  hand {_hand(view, s)}  {scarab_text}"
+        lines.append(second)
     return "\n".join(lines)

@@ -17,6 +17,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from necropolis.engine.language import ActionInfo, LogEntry, Prompt, SeatScore
+from necropolis.engine.protocol import CHANCE
 from necropolis.games.luxor2001 import rules
 from necropolis.games.luxor2001.components import (
     ABBREV,
@@ -259,7 +260,12 @@ class _Replay:
         )
 
     def scarab_note(self, animal: int, before: tuple[int, int, int]) -> None:
-        """The scarab a pair gave, or why it gave none (the slot was checked before)."""
+        """The scarab a pair gave, or why it gave none.
+
+        ``before`` is (scarabs placed there this insertion, scarabs there, scarabs on the
+        slab) as they were before the pair scored; the reasons are checked in the order
+        ``rules._place_scarab`` checks them.
+        """
         placed, count, supply = before
         st = self.st
         name = ANIMALS[animal]
@@ -286,6 +292,11 @@ class _Replay:
                 return
 
     def step(self, token: int, *, relocated: bool = False) -> bool:
+        """Score one pair with the rules' step and record what it did; False if it stopped.
+
+        ``relocated``: the mover's researcher has just been taken from another pillar for
+        this pair, which ``researcher_moved`` already told.
+        """
         st = self.st
         animal = token >> 1
         snapshot = (st.placed_now[animal], st.scarabs[animal], st.scarab_supply)
@@ -566,6 +577,8 @@ def _pillar(st: LuxorState, animal: int) -> str:
 
 def action_info(st: LuxorState, action: int) -> ActionInfo:
     """The descriptor of ``action``, legal now, for the seat that may take it."""
+    if st.current_player() == CHANCE or not st.is_legal(action):
+        raise ValueError(f"luxor2001: action {action} is not a decision legal now")
     phase = st.phase
     targets: list[str] = []
     params: dict[str, Any]
@@ -638,7 +651,7 @@ def action_info(st: LuxorState, action: int) -> ActionInfo:
                 kind = "move_scarab_opens"
                 params["eyes"] = STACK_HEIGHT + 1 - st.stack[y]
             targets = [_pillar(st, x), _pillar(st, y)]
-    else:
+    else:  # pragma: no cover - every decision phase is listed above
         raise ValueError(f"luxor2001: no decision is taken now (action {action})")
     text = st.game.message(kind, params, seat)
     return {"action": action, "kind": kind, "params": params, "targets": targets, "text": text}

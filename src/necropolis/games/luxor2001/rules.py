@@ -140,7 +140,13 @@ def legal_actions(st: LuxorState, seat: int) -> list[int]:
     if phase == RELOCATE:
         target = st.pending >> 1
         sources = [a for a in range(NUM_ANIMALS) if st.occupant[a] == seat and a != target]
-        return [RELOCATE_BASE + a for a in sources] + [STAY]
+        moves = [RELOCATE_BASE + a for a in sources]
+        if st.pending & 1 == SAME and st.occupant[target] == -1:
+            # A same-facing pair at a free pillar grants a scarab outright, and a scarab
+            # stands only where a researcher does: staying would forfeit the grant, so
+            # here moving one of one's own researchers is not optional.
+            return moves
+        return [*moves, STAY]
     if phase == WINDOW:
         return [CLAIM_BASE + seat * 4 + v for v in curse_victims(st)] + [PASS_BASE + seat]
     if phase == GIVE:
@@ -307,9 +313,11 @@ def apply(st: LuxorState, action: int) -> None:
                 _end_curse(st)
         else:
             st.victim = (action - CLAIM_BASE) % 4
-            values = {code & 7 for code in st.held[st.victim]}
-            if len(values) == 1:
-                give_sarcophagus(st, values.pop())
+            held = st.held[st.victim]
+            # Asked whenever it holds more than one: skipping the question when all its
+            # values are equal would tell the table something only the victim knows.
+            if len(held) == 1:
+                give_sarcophagus(st, held[0] & 7)
             else:
                 st.phase = GIVE
     elif phase == GIVE:

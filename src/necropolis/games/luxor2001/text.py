@@ -3,20 +3,24 @@
 Action names are full sentences, unique among the legal actions of the moment so the
 command line can read them back. :func:`describe_action` tells each observer only what it
 may know: another seat's draw is "a card", the value of a sarcophagus only to the seats
-that look at it, another seat's pharaoh card not at all. :func:`render_view` draws the
-wall as a grid (top row first) with animal abbreviations and facing arrows, then the
-pillars, supplies, sarcophagi and the viewer's hand, using Rich markup.
+that look at it, another seat's pharaoh card not at all. :func:`render_view` draws a
+board of at most 64 columns by 20 lines in Rich markup: the wall (top row first, animal
+abbreviations and facing arrows) with the pillars beside it, a line per seat, the
+viewer's hand and what is going on.
 """
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING, Any
 
+from necropolis.engine.language import SEAT_COLOURS
 from necropolis.games.luxor2001 import rules
 from necropolis.games.luxor2001.components import (
     ABBREV,
     ANIMALS,
     ARROWS,
+    CARDS,
     CH_BACK,
     CH_CARD,
     CH_CURSE,
@@ -122,26 +126,111 @@ def describe_action(st: LuxorState, action: int, observer: int | None) -> str:
 
 
 # --- the board ------------------------------------------------------------------------------
+# A terminal board of at most 64 columns and 20 lines (the terminal puts the log beside it
+# and the prompt below): the wall with the pillars beside it, a line per seat, the viewer's
+# hand, and up to three lines on what is going on.
 
-_SEAT_COLOURS = ("red", "blue", "green", "yellow")
+WIDTH = 64
+HEIGHT = 20
+
+_DOING = {
+    "pharaoh": "dealing pharaoh cards",
+    "deal": "dealing hands",
+    "insert": "insert a card",
+    "order": "order the pairs",
+    "relocate": "move a researcher or not",
+    "open": "a sarcophagus opens",
+    "draw": "drawing a card",
+    "back": "the next card's back",
+    "curse": "a curse card turns up",
+    "window": "claim the curse or pass",
+    "give": "give a sarcophagus",
+    "final": "move scarabs",
+    "end": "the match is over",
+}
 
 
-def _seat(seat: int | None) -> str:
+def _name(seat: int | None, viewer: int | None) -> str:
+    """A seat as the board names it, in its colour: "you", "Player N"."""
     if seat is None:
-        return "·"
-    return f"[{_SEAT_COLOURS[seat]}]P{seat}[/]"
+        return "nobody"
+    label = "you" if seat == viewer else f"Player {seat + 1}"
+    return f"[{SEAT_COLOURS[seat % len(SEAT_COLOURS)][1]}]{label}[/]"
+
+
+def _short(seat: int | None, viewer: int | None) -> str:
+    """A seat in three columns, for the pillar list: "you", "P2 ", " · "."""
+    if seat is None:
+        return " · "
+    label = "you" if seat == viewer else f"P{seat + 1} "
+    return f"[{SEAT_COLOURS[seat % len(SEAT_COLOURS)][1]}]{label}[/]"
+
+
+def _cut(text: str, width: int = WIDTH) -> str:
+    """Plain text cut to ``width`` columns (only for lines built without markup)."""
+    return text if len(text) <= width else text[: width - 1] + "…"
+
+
+def _card(card: int) -> str:
+    t, tf, b, bf = CARDS[card]
+    return f"{ABBREV[t]}{ARROWS[tf]}/{ABBREV[b]}{ARROWS[bf]}"
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+
+
+def _sarcophagi(entries: list[list[int | None]]) -> str:
+    if not entries:
+        return "no sarcophagus"
+    if len(entries) <= 7:
+        # eyes:points, "?" where the viewer has not seen the value
+        return "sarc " + " ".join(f"{e}:{'?' if p is None else p}" for e, p in entries)
+    counts = [sum(1 for e, _ in entries if e == eyes) for eyes in (1, 2, 3)]
+    known = sum(p for _, p in entries if p is not None)
+    return (
+        f"sarc {len(entries)}: "
+        + " ".join(f"{c}×{eyes}e" for eyes, c in zip((1, 2, 3), counts, strict=True))
+        + (f", known {known}" if known else "")
+    )
 
 
 def render_view(v: dict[str, Any]) -> str:
+    viewer = v["seat"]
+    n = v["players"]
+    phase = v["phase"]
     lines: list[str] = []
-    head = f"Luxor (2001), {v['players']} players"
-    flags = [k for k, on in v["variants"].items() if on]
-    if flags:
-        head += " — variants: " + ", ".join(flags)
-    lines.append(f"[bold]{head}[/]   phase: {v['phase']}   turn: seat {v['turn']}")
-    wall = v["wall"]
-    last = v["last_insert"]
-    lines.append("      " + " ".join(f" {s + 1}  " for s in range(SHAFTS)))
+    # Line 1: the game and what is going on.
+    if phase == "window":
+        who = "everyone"
+    elif phase == "give":
+        who = _name(v["curse"]["victim"], viewer)
+    elif phase == "final":
+        who = _name(v["final"]["seat"], viewer)
+    elif phase in ("end", "pharaoh", "deal", "open", "draw", "back", "curse"):
+        who = ""  # the game itself, not a seat, is doing something
+    else:
+        who = _name(v["turn"], viewer)
+    status = f"{who}: {_DOING[phase]}" if who else _DOING[phase]
+    # The curse variant shows in the pile lines; the Sphinx's only here.
+    head = f"[bold]Luxor[/], {n} players" + (", Sphinx" if v["variants"]["sphinx"] else "")
+    lines.append(f"{head}  ·  {status}")
+    # Lines 2-12: the wall, the pillars beside it.
+    panel = ["[dim]pillar who  ●  eyes[/]"]
+    by_name = {p["animal"]: p for p in v["pillars"]}
+    for name in v["pillar_order"]:
+        p = by_name[name]
+        eyes = "".join(str(e) for e in p["sarcophagi"]) or "-"
+        mark = "●" * p["scarabs"] + "○" * (3 - p["scarabs"])
+        panel.append(
+            f"{ABBREV[ANIMALS.index(name)]}    {_short(p['researcher'], viewer)} {mark} {eyes}"
+        )
+    panel.append(f"slab: {_count(v['scarab_supply'], 'scarab')}")
+    panel.append(f"pile: {_count(v['draw_pile'], 'card')}")
+    c = v["curse"]
+    panel.append(f"curses: {c['curses_in_pile']} in pile" if c is not None else "")
+    wall, last = v["wall"], v["last_insert"]
+    rows = ["   " + "".join(f" {s + 1}   " for s in range(SHAFTS)).rstrip()]
     for row in range(ROWS - 1, -1, -1):
         cells = []
         for shaft in range(SHAFTS):
@@ -149,54 +238,71 @@ def render_view(v: dict[str, Any]) -> str:
             code = wall[cell]
             if code < 0:
                 cells.append(" ·  ")
-            else:
-                txt = f"{ABBREV[code >> 1]}{ARROWS[code & 1]}"
-                if last is not None and cell in (last, last + SHAFTS):
-                    txt = f"[reverse]{txt}[/]"
-                cells.append(txt)
-        lines.append(f"  {row + 1:>2}  " + " ".join(cells))
-    lines.append("")
-    lines.append("[bold]Pillars[/]")
-    by_name = {p["animal"]: p for p in v["pillars"]}
-    for p in (by_name[name] for name in v["pillar_order"]):
-        stack = "".join(str(e) for e in p["sarcophagi"]) or "-"
-        lines.append(
-            f"  {p['animal']:<13} researcher {_seat(p['researcher'])}  "
-            f"scarabs {'●' * p['scarabs']}{'○' * (3 - p['scarabs'])}  "
-            f"sarcophagi (eyes, top first) {stack}"
-        )
-    lines.append(
-        f"Scarabs on the slab: {v['scarab_supply']}   draw pile: {v['draw_pile']} cards   "
-        "researchers in supply: "
-        + ", ".join(f"{_seat(s)} {r}" for s, r in enumerate(v["researchers_in_supply"]))
-    )
-    c = v["curse"]
-    if c is not None:
-        back = c["next_back"] or "-"
-        lines.append(
-            f"Curse: first pile {c['first_pile']}, second pile {c['second_pile']} "
-            f"({c['curses_in_pile']} curses), top back: {back}"
-        )
-        if c["card"]:
-            lines.append("  [bold red]curse card: " + "/".join(c["card"]) + "[/]")
-    for s, entries in enumerate(v["sarcophagi"]):
-        shown = ", ".join(f"{e}👁{'' if p is None else '=' + str(p)}" for e, p in entries)
-        lines.append(f"{_seat(s)} hand {v['hand_sizes'][s]} cards, sarcophagi: {shown or 'none'}")
-    if v["pairs_pending"]:
-        lines.append(
-            "Pairs to score: "
-            + ", ".join(
-                f"{ANIMALS[t >> 1]} ({'same' if t & 1 else 'different'})"
-                for t in v["pairs_pending"]
+                continue
+            txt = f"{ABBREV[code >> 1]}{ARROWS[code & 1]}"
+            if last is not None and cell in (last, last + SHAFTS):
+                txt = f"[reverse]{txt}[/]"
+            cells.append(txt)
+        rows.append(f"{row + 1:>2} " + " ".join(cells))
+    for left, right in zip(rows, panel, strict=True):
+        pad = 3 + SHAFTS * 5 - 1 - _plain_len(left)
+        lines.append(left + " " * pad + "  " + right if right else left)
+    # A line per seat.
+    ended = v["scores"] is not None
+    for s in range(n):
+        mark = ">" if s in v["acting_seats"] else " "
+        name = "you" if s == viewer else f"Player {s + 1}"
+        coloured = f"[{SEAT_COLOURS[s % len(SEAT_COLOURS)][1]}]{name:<8}[/]"
+        if ended:
+            pharaoh = v["pharaohs"][s]
+            card = ABBREV[ANIMALS.index(pharaoh)]
+            head = f"{mark}{coloured} {int(v['scores'][s]):>3} pts  pharaoh {card}  "
+        else:
+            head = (
+                f"{mark}{coloured} hand {v['hand_sizes'][s]}  res {v['researchers_in_supply'][s]}  "
             )
-        )
+        room = WIDTH - _plain_len(head)
+        lines.append(head + _cut(_sarcophagi(v["sarcophagi"][s]), room))
+    # The viewer's hand and pharaoh card.
     if v["hand"] is not None:
-        lines.append(f"Your pharaoh card: {v['pharaoh'] or '-'}")
-        lines.append("Your hand: " + ("; ".join(card_text(c) for c in v["hand"]) or "empty"))
-    if v["scores"] is not None:
+        hand = "  ".join(_card(c) for c in v["hand"]) or "empty"
+        pharaoh = v["pharaoh"]
         lines.append(
-            "[bold]Scores:[/] "
-            + ", ".join(f"{_seat(s)} {int(x)}" for s, x in enumerate(v["scores"]))
+            f"Your hand: {hand}   pharaoh: {ABBREV[ANIMALS.index(pharaoh)] if pharaoh else '-'}"
         )
-        lines.append("Pharaoh cards: " + ", ".join(str(p) for p in v["pharaohs"]))
+    # Up to three lines on what is going on.
+    info: list[str] = []
+    if c is not None and c["card"]:
+        passed = ", ".join(f"Player {s + 1}" for s in c["passed"])
+        info.append(
+            _cut("Curse card: " + ", ".join(c["card"]) + (f" (passed: {passed})" if passed else ""))
+        )
+    elif c is not None and phase != "end":
+        back = c["next_back"] or "unseen"
+        info.append(
+            _cut(f"Piles: first {c['first_pile']}, second {c['second_pile']}, next back: {back}")
+        )
+    if v["pairs_pending"]:
+        pairs = ", ".join(
+            f"{ANIMALS[t >> 1]} ({'same' if t & 1 else 'different'})" for t in v["pairs_pending"]
+        )
+        info.append(_cut(f"Pairs to score: {pairs}"))
+    if v["relocating_for"] is not None:
+        info.append(f"A researcher is wanted at the {ANIMALS[v['relocating_for']]} pillar")
+    if v["opening"] is not None:
+        info.append(f"The top sarcophagus of the {ANIMALS[v['opening']]} pillar opens")
+    f = v["final"]
+    if f is not None and (f["gave"] or f["received"]):
+        gave = ", ".join(ANIMALS[a] for a in f["gave"]) or "-"
+        got = ", ".join(ANIMALS[a] for a in f["received"]) or "-"
+        info.append(_cut(f"Scarabs moved from: {gave}; to: {got}"))
+    lines.extend(info[: HEIGHT - len(lines)])
     return "\n".join(lines)
+
+
+def _plain_len(markup: str) -> int:
+    """Columns a line of Rich markup takes on screen."""
+    return len(_MARKUP.sub("", markup))
+
+
+_MARKUP = re.compile(r"\[/?[A-Za-z#0-9 ]*\]")
