@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from pathlib import Path
 
 from playwright.sync_api import Browser, Page, expect
@@ -262,12 +263,21 @@ def test_creator_hands_an_absent_friends_seat_to_a_bot(
         page.screenshot(path=str(shots / "hand-seat-to-bot-offer.png"))
         page.get_by_test_id("tobot-1").click()
         seat = page.locator(".players li[data-seat='1']")
-        expect(seat).to_contain_text("bot")
+        expect(seat).to_contain_text(re.compile("bot", re.IGNORECASE))
         # The bot now plays the friend's turns: the game goes on past them.
         rng = random.Random(5)
         _play_rounds([page], rng, 3)
         assert version(page) > 3
         page.screenshot(path=str(shots / "hand-seat-to-bot.png"))
+        # The lobby lists the creator's tables; one click goes back to this one.
+        table_url = page.url
+        page.goto(server.url + "/")
+        mine = page.locator("section.mine li").first
+        expect(mine).to_contain_text("Luxor")
+        page.screenshot(path=str(shots / "lobby-my-tables.png"), full_page=True)
+        mine.get_by_role("button", name="Open").click()
+        page.wait_for_selector("main.table")
+        assert page.url == table_url
         assert page_errors(page) == []
     finally:
         ctx.close()
