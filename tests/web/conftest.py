@@ -9,6 +9,7 @@ Screenshots go to ``reports/screenshots/``.
 
 from __future__ import annotations
 
+import fcntl
 import shutil
 import subprocess
 from collections.abc import Iterator
@@ -41,16 +42,21 @@ def _newest_source() -> float:
 
 
 def _ensure_built() -> None:
-    """Build the page when it is missing, or older than its sources and npm is here."""
-    index = STATIC / "index.html"
+    """Build the page when it is missing, or older than its sources and npm is here.
+
+    Test workers run in parallel: a lock file lets one of them build while the others
+    wait, then find the build fresh."""
     npm = shutil.which("npm")
-    if index.is_file() and (npm is None or index.stat().st_mtime >= _newest_source()):
-        return
-    if npm is None:
-        pytest.fail("the web page is not built and npm is missing: run scripts/setup")
-    if not (WEB / "node_modules").is_dir():
-        subprocess.run([npm, "ci"], cwd=WEB, check=True)
-    subprocess.run([npm, "run", "build"], cwd=WEB, check=True)
+    with (WEB / ".build.lock").open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        index = STATIC / "index.html"
+        if index.is_file() and (npm is None or index.stat().st_mtime >= _newest_source()):
+            return
+        if npm is None:
+            pytest.fail("the web page is not built and npm is missing: run scripts/setup")
+        if not (WEB / "node_modules").is_dir():
+            subprocess.run([npm, "ci"], cwd=WEB, check=True)
+        subprocess.run([npm, "run", "build"], cwd=WEB, check=True)
 
 
 @pytest.fixture(scope="session")
