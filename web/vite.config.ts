@@ -2,10 +2,10 @@
 import { defineConfig } from "vitest/config";
 import { svelte } from "@sveltejs/vite-plugin-svelte";
 
-export default defineConfig({
+export default defineConfig(({ mode }) => ({
   plugins: [svelte()],
   // Component tests mount Svelte in jsdom: resolve Svelte's browser build, not its server one.
-  resolve: process.env.VITEST ? { conditions: ["browser"] } : undefined,
+  resolve: mode === "test" ? { conditions: ["browser"] } : undefined,
   build: {
     outDir: "../src/necropolis/server/static",
     emptyOutDir: true,
@@ -21,4 +21,4 @@ export default defineConfig({
   test: {
     include: ["src/**/*.test.ts"],
   },
-});
+}));

@@ -19,6 +19,7 @@ from typing import Any
 
 import necropolis
 from necropolis.engine.protocol import State, sample_chance
+from necropolis.engine.seat import SeatWindow
 
 OUT = Path(__file__).resolve().parent.parent / "src" / "boards" / "fixtures"
 
@@ -30,14 +31,20 @@ def _play_until(game_id: str, options: dict[str, Any], seed: int, pick: Pick) ->
     game = necropolis.load_game(game_id, **options)
     state = game.new_initial_state()
     rng = random.Random(seed)
+    policy = game.heuristic_policy()
     while not state.is_terminal():
         if state.is_chance_node():
             state.apply_action(sample_chance(state, rng))
             continue
         if pick(state):
             return state
-        actions = state.legal_actions()
-        state.apply_action(actions[rng.randrange(len(actions))])
+        # the game's heuristic plays, so that positions look like real play (random moves
+        # rarely reach a sarcophagus or a full wall); random moves where it has none
+        if policy is not None:
+            state.apply_action(policy(SeatWindow(state, state.current_player()), rng))
+        else:
+            actions = state.legal_actions()
+            state.apply_action(actions[rng.randrange(len(actions))])
     if pick(state):
         return state
     raise SystemExit(f"{game_id} (seed {seed}): the playout never reached the wanted position")
@@ -67,13 +74,32 @@ def _after(moves: int) -> Pick:
     return lambda s: s.move_number() >= moves
 
 
+def _targets(prefix: str, after: int = 0) -> Pick:
+    """A position where the acting seat has a decision whose first target is a ``prefix``."""
+
+    def pick(s: State) -> bool:
+        if s.move_number() < after:
+            return False
+        infos = (s.action_info(a) for a in s.legal_actions())
+        return any(i["targets"] and i["targets"][0].startswith(prefix) for i in infos)
+
+    return pick
+
+
 # name -> (game, options, seed, which position, whose view: "acting" or None for a spectator)
 FIXTURES: dict[str, tuple[str, dict[str, Any], int, Pick, str | None]] = {
     "luxor2001-insert": ("luxor2001", {"players": 3}, 3, _phase("insert", 60), "acting"),
     "luxor2001-spectator": ("luxor2001", {"players": 4}, 5, _after(90), None),
+    "luxor2001-curse": ("luxor2001", {"players": 4, "curse": True}, 11, _after(120), "acting"),
+    "luxor2001-pillars": ("luxor2001", {"players": 2}, 5, _targets("pillar:", 20), "acting"),
     "luxor-play": ("luxor", {"players": 3}, 3, _after(80), "acting"),
+    "luxor-hand": ("luxor", {"players": 2}, 4, _targets("hand:", 30), "acting"),
     "luxor-spectator": ("luxor", {"players": 4}, 5, _after(150), None),
+    "horus-setup": ("horus", {"players": 3}, 2, _targets("adventurer:"), "acting"),
     "horus-act": ("horus", {"players": 4}, 3, _phase("perform actions", 60), "acting"),
+    "horus-sarcophagus": ("horus", {"players": 2}, 7, _targets("sarcophagus:"), "acting"),
+    "horus-cards": ("horus", {"players": 3}, 9, _targets("card:", 30), "acting"),
+    "horus-lock": ("horus", {"players": 3}, 4, _targets("die:", 10), "acting"),
     "horus-spectator": ("horus", {"players": 6}, 5, _after(200), None),
 }
 

@@ -71,7 +71,7 @@ export function targetLabel(t: Translate, name: string, leadsTo: ActionInfo[] | 
 
 /** A component id of the game's data file ("crocodile") in the reader's language. */
 export function term(t: Translate, id: string): string {
-  const key = `terms.${id}`;
+  const key = `term.${id}`;
   const text = t(key);
   return text && text !== key ? text : id;
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { ActionInfo } from "../boards/types";
-import { candidates, completed, nextTargets, pick } from "./choices";
+import { candidates, completed, nextTargets, pick, sharedParams, through } from "./choices";
 
 function act(action: number, targets: string[], kind = "move"): ActionInfo {
   return { action, kind, params: {}, targets, text: `action ${action}` };
@@ -50,5 +50,20 @@ describe("choices", () => {
     const mixed = [act(8, ["die:1"]), act(9, ["die:2", "square:4"]), act(10, ["die:2", "square:5"])];
     expect(pick(mixed, [], "die:1").send?.action).toBe(8);
     expect(pick(mixed, [], "die:2").send).toBeNull();
+  });
+});
+
+describe("a target's meaning", () => {
+  const pickAdventurer = [
+    { action: 0, kind: "c", params: { adventurer: "Gore", entrance: "west" }, targets: ["adventurer:0", "square:74"], text: "" },
+    { action: 1, kind: "c", params: { adventurer: "Gore", entrance: "east" }, targets: ["adventurer:0", "square:75"], text: "" },
+    { action: 2, kind: "c", params: { adventurer: "Sarti", entrance: "west" }, targets: ["adventurer:1", "square:74"], text: "" },
+  ];
+  it("lists the actions a target leads to and what they share", () => {
+    const via = through(pickAdventurer, [], "adventurer:0");
+    expect(via.map((a) => a.action)).toEqual([0, 1]);
+    expect(sharedParams(via)).toEqual({ adventurer: "Gore" });
+    expect(sharedParams(through(pickAdventurer, ["adventurer:0"], "square:75"))).toEqual({ adventurer: "Gore", entrance: "east" });
+    expect(sharedParams([])).toEqual({});
   });
 });

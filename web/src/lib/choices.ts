@@ -47,3 +47,21 @@ export function pick(actions: ActionInfo[], picked: string[], target: string): C
   if (left.length === 1) return { picked: [], send: left[0] };
   return { picked: now, send: null };
 }
+
+/** The actions a click on `target` (after `picked`) leads on to. */
+export function through(actions: ActionInfo[], picked: string[], target: string): ActionInfo[] {
+  return candidates(actions, picked).filter((a) => a.targets[picked.length] === target);
+}
+
+/**
+ * The parameters every action through `target` shares: what picking it decides (for an
+ * adventurer card, its name and ability), so a button for it can say so.
+ */
+export function sharedParams(actions: ActionInfo[]): Record<string, unknown> {
+  if (actions.length === 0) return {};
+  const shared: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(actions[0].params)) {
+    if (actions.every((a) => JSON.stringify(a.params[key]) === JSON.stringify(value))) shared[key] = value;
+  }
+  return shared;
+}

@@ -1,0 +1,166 @@
+"""How a person uses the web table, in Playwright terms: create a table in the lobby, open
+links, and take turns by clicking the board's highlighted targets (the prompt bar's
+buttons when a decision has nothing on the board to click).
+
+Every helper waits on what the page shows (the table's version, the prompt), never by
+sleeping, and fails with what the page said when it waits too long.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from dataclasses import dataclass, field
+
+from playwright.sync_api import BrowserContext, Page, expect
+
+#: Milliseconds to wait for the server and its bots (the machine may be loaded).
+WAIT = 60_000
+
+VIEWPORT = {"width": 1280, "height": 900}
+
+
+def new_person(browser_context: BrowserContext) -> Page:
+    """A page that fails its test on any script error."""
+    page = browser_context.new_page()
+    page.set_default_timeout(WAIT)
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.errors = errors  # type: ignore[attr-defined]
+    return page
+
+
+def page_errors(page: Page) -> list[str]:
+    return list(getattr(page, "errors", []))
+
+
+@dataclass
+class CreatedTable:
+    table_id: str
+    table_url: str
+    invites: dict[int, str] = field(default_factory=dict)
+    spectator: str = ""
+
+
+def create_table(
+    page: Page, base: str, game: str, seats: list[str], options: dict[str, object] | None = None
+) -> CreatedTable:
+    """In the lobby: choose ``game``, set each seat ("me", "link", "hotseat", "bot:easy"),
+    create the table, read the links, and go to the table."""
+    page.goto(base + "/")
+    page.get_by_test_id(f"choose-{game}").click()
+    page.locator("#opt-players").select_option(str(len(seats)))
+    for name, value in (options or {}).items():
+        box = page.locator(f"#opt-{name}")
+        if isinstance(value, bool):
+            box.set_checked(value)
+        else:
+            box.select_option(str(value))
+    for i, seat in enumerate(seats):
+        kind, _, level = seat.partition(":")
+        page.get_by_test_id(f"seat-type-{i}").select_option(kind)
+        if level:
+            page.get_by_test_id(f"seat-level-{i}").select_option(level)
+    page.get_by_test_id("create").click()
+    expect(page.get_by_test_id("open-table")).to_be_visible()
+    invites = {
+        i: page.get_by_test_id(f"invite-{i}").input_value()
+        for i, seat in enumerate(seats)
+        if seat == "link"
+    }
+    spectator = page.get_by_test_id("spectator-link").input_value()
+    page.get_by_test_id("open-table").click()
+    page.wait_for_selector("main.table")
+    match = re.search(r"/t/([^/#?]+)", page.url)
+    assert match, page.url
+    return CreatedTable(match.group(1), page.url, invites, spectator)
+
+
+def version(page: Page) -> int:
+    return int(page.locator("main.table").get_attribute("data-version") or -1)
+
+
+def my_turn(page: Page) -> bool:
+    return page.locator("[data-testid=prompt].mine").count() > 0
+
+
+def finished(page: Page) -> bool:
+    return page.locator("main.table.finished").count() > 0
+
+
+def confirm_hand_over(page: Page) -> bool:
+    """A hot seat asks for the device to be passed on: the next person says they have it."""
+    ready = page.get_by_test_id("pass-ready")
+    if ready.count():
+        ready.click()
+        return True
+    return False
+
+
+def take_turn(page: Page, rng: random.Random, board_only: bool = True) -> int:
+    """Make one decision by clicking: a highlighted target on the board, then the next,
+    until the decision is sent; a prompt-bar button when the board offers nothing.
+    Returns the number of clicks on the board."""
+    before = version(page)
+    clicks = 0
+    for _ in range(12):
+        if version(page) != before or not my_turn(page):
+            break
+        targets = page.locator("[data-testid=board] .pick")
+        buttons = page.locator("[data-testid=prompt] button[data-action]")
+        choices = page.locator("[data-testid=prompt] button[data-choice]")
+        if targets.count():
+            targets.nth(rng.randrange(targets.count())).click()
+            clicks += 1
+        elif choices.count():
+            # A target the board does not draw, offered in the prompt bar instead.
+            choices.nth(rng.randrange(choices.count())).click()
+        elif buttons.count():
+            buttons.nth(rng.randrange(buttons.count())).click()
+        elif not board_only:
+            moves = page.locator("[data-testid=moves] button[data-action]")
+            moves.nth(rng.randrange(moves.count())).click()
+        else:
+            raise AssertionError(
+                f"nothing to click on the board: {page.get_by_test_id('prompt').inner_text()}"
+            )
+        page.wait_for_timeout(50)
+    page.wait_for_function(
+        "v => { const m = document.querySelector('main.table');"
+        " return m && (Number(m.dataset.version) !== v); }",
+        arg=before,
+        timeout=WAIT,
+    )
+    return clicks
+
+
+def wait_for_turn_or_end(pages: list[Page]) -> Page | None:
+    """Wait until one of ``pages`` may act (returned) or every page shows the end (None)."""
+    script = """() => {
+        const m = document.querySelector('main.table');
+        return !!m && (m.classList.contains('finished')
+            || !!document.querySelector('[data-testid=prompt].mine')
+            || !!document.querySelector('[data-testid=pass-ready]'));
+    }"""
+    deadline_each = WAIT
+    while True:
+        for page in pages:
+            if finished(page):
+                continue
+            if confirm_hand_over(page) or my_turn(page):
+                return page
+        if all(finished(p) for p in pages):
+            return None
+        # Wait on the first page still playing: its prompt changes when anything happens.
+        waiting = next(p for p in pages if not finished(p))
+        try:
+            waiting.wait_for_function(script, timeout=2_000)
+        except Exception:
+            deadline_each -= 2_000
+            if deadline_each <= 0:
+                texts = [p.get_by_test_id("prompt").inner_text() for p in pages]
+                raise AssertionError(
+                    f"nobody could act and the game did not end: {texts}"
+                ) from None
+            continue
+        deadline_each = WAIT
