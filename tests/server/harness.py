@@ -15,7 +15,8 @@ The whole API:
     ``.url`` (``http://127.0.0.1:PORT``), ``.port``, ``.process``; ``.kill()`` (SIGKILL,
     waits), ``.stop()`` (SIGTERM, waits), ``.restart()`` (kills if running, starts again
     with the same arguments and port; returns self), ``.output()`` (what it wrote to
-    stderr); ``.get(path, token=None)`` and ``.post(path, body=None, token=None)`` (an
+    stderr), ``.descendants()`` (pids of the processes it started);
+    ``.get(path, token=None)`` and ``.post(path, body=None, token=None)`` (an
     ``httpx.Response``; the token goes in ``Authorization: Bearer``);
     ``.create_table(game, seats, options=None, creator_token=None) -> dict`` (the
     answer of ``POST /api/tables``; ``seats`` like ``["me", "link", "bot:easy"]``);
@@ -104,6 +105,27 @@ class Server:
                 self.kill()
                 raise RuntimeError(f"the server never answered /api/health\n{self.output()}")
             time.sleep(0.05)
+
+    def descendants(self) -> list[int]:
+        """The pids of every process the server started (bot workers, fork server…)."""
+        assert self.process is not None
+        children: dict[int, list[int]] = {}
+        for entry in Path("/proc").iterdir():
+            if not entry.name.isdigit():
+                continue
+            try:
+                stat = (entry / "stat").read_text()
+            except OSError:
+                continue
+            ppid = int(stat.rsplit(")", 1)[1].split()[1])
+            children.setdefault(ppid, []).append(int(entry.name))
+        found: list[int] = []
+        todo = [self.process.pid]
+        while todo:
+            for child in children.get(todo.pop(), []):
+                found.append(child)
+                todo.append(child)
+        return found
 
     def output(self) -> str:
         return Path(self._log.name).read_text(errors="replace")

@@ -18,24 +18,47 @@ from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
 
-def _watch_parent() -> None:
-    """End this worker when the process that started it is gone (say, SIGKILLed)."""
-    parent = os.getppid()
+def _alive(pid: int) -> bool:
+    """Whether process ``pid`` is running (a zombie, killed but not reaped, is not)."""
+    try:
+        with open(f"/proc/{pid}/stat", encoding="ascii", errors="replace") as stat:
+            return stat.read().rsplit(")", 1)[-1].split()[0] not in ("Z", "X")
+    except FileNotFoundError:
+        return False
+    except OSError:  # no /proc: ask the system whether the pid exists
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return False
+        return True
+
+
+def _watch_server(server: int) -> None:
+    """End this worker once the server process is gone (say, SIGKILLed).
+
+    A worker's parent is the fork server, which lives as long as any worker does, and
+    a worker waits on its task queue forever: without this, a killed server would leave
+    its workers and fork server behind.
+    """
 
     def watch() -> None:
-        while True:
+        while _alive(server):
             time.sleep(1.0)
-            if os.getppid() != parent:
-                os._exit(0)
+        os._exit(0)
 
-    threading.Thread(target=watch, daemon=True, name="parent-watch").start()
+    threading.Thread(target=watch, daemon=True, name="server-watch").start()
 
 
 def make_pool(workers: int) -> ProcessPoolExecutor:
     context = multiprocessing.get_context("forkserver")
     # The workers import the games and bots once, in the fork server, not per decision.
     context.set_forkserver_preload(["necropolis.bots", "necropolis.games"])
-    return ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=_watch_parent)
+    return ProcessPoolExecutor(
+        max_workers=workers,
+        mp_context=context,
+        initializer=_watch_server,
+        initargs=(os.getpid(),),
+    )
 
 
 def decide(game_id: str, options: dict[str, Any], actions: list[int], seat: int, level: str) -> int:

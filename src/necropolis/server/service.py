@@ -173,13 +173,13 @@ class Tables:
             state = live.state
             if state.is_terminal():
                 return Refusal("finished", "This match is over.")
+            if live.is_bot(seat) != bot:
+                return Refusal("seat_taken_by_bot", "A bot plays this seat now.")
             if version != live.version:
                 return Refusal(
                     "stale_version",
                     f"The table is at version {live.version}, not {version}: see the new state.",
                 )
-            if live.is_bot(seat) != bot:
-                return Refusal("seat_taken_by_bot", "A bot plays this seat now.")
             if seat not in state.acting_seats():
                 return Refusal("not_your_turn", "It is not your turn.")
             if action not in state.legal_actions(seat):
