@@ -10,6 +10,9 @@ from necropolis.engine.protocol import Game
 from necropolis.games import register, unregister
 from tests.engine.toy import HighCard
 
+# Real PostgreSQL and Redis for the server tests: fixtures postgres_url, redis_url.
+pytest_plugins = ["tests.realservers"]
+
 
 @pytest.fixture
 def toy_registry() -> Iterator[type[Game]]:

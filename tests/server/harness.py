@@ -5,10 +5,12 @@ the same database) and is reached only over HTTP and WebSocket, as a browser wou
 
 The whole API:
 
-``start_server(db_url, *, redis_url=None, bot_workers=1, port=0, timeout=120) -> Server``
-    starts ``necropolis serve --port 0 --db DB_URL [--redis URL]`` and returns once it
-    printed its address and ``/api/health`` answers. ``running_server(...)`` is the same
-    as a context manager that stops it at the end.
+``start_server(db_url, *, redis_url=None, bot_workers=1, port=0, timeout=120, env=None)
+-> Server``
+    starts ``necropolis serve --port 0 --db DB_URL [--redis URL]`` (with ``env`` added to
+    its environment) and returns once it printed its address and ``/api/health``
+    answers. ``running_server(...)`` is the same as a context manager that stops it at
+    the end.
 ``Server``
     ``.url`` (``http://127.0.0.1:PORT``), ``.port``, ``.process``; ``.kill()`` (SIGKILL,
     waits), ``.stop()`` (SIGTERM, waits), ``.restart()`` (kills if running, starts again
@@ -62,8 +64,9 @@ StatePredicate = Callable[[Message], bool]
 class Server:
     """A ``necropolis serve`` subprocess."""
 
-    def __init__(self, args: list[str], timeout: float) -> None:
+    def __init__(self, args: list[str], timeout: float, env: dict[str, str]) -> None:
         self._args = args
+        self._env = env
         self._timeout = timeout
         self._log = tempfile.NamedTemporaryFile(  # noqa: SIM115 (kept open for the process)
             prefix="necropolis-serve-", suffix=".log", delete=False
@@ -81,7 +84,7 @@ class Server:
             stdout=subprocess.PIPE,
             stderr=self._log,
             text=True,
-            env={**os.environ, "PYTHONUNBUFFERED": "1"},
+            env={**os.environ, "PYTHONUNBUFFERED": "1", **self._env},
         )
         line = _read_line(self.process, self._timeout)
         prefix = "necropolis table at "
@@ -183,13 +186,13 @@ def start_server(
     bot_workers: int = 1,
     port: int = 0,
     timeout: float = START_TIMEOUT,
+    env: dict[str, str] | None = None,
 ) -> Server:
     """Start ``necropolis serve`` on ``db_url`` and wait until it answers."""
     args = ["--port", str(port), "--db", db_url, "--bot-workers", str(bot_workers)]
     if redis_url is not None:
         args += ["--redis", redis_url]
-    server = Server(args, timeout)
-    return server
+    return Server(args, timeout, env or {})
 
 
 @contextmanager
@@ -331,7 +334,7 @@ class SyncSeat(_Record):
     def connect(
         cls, server: Server, table_id: str, token: str, version: int | None = None
     ) -> SyncSeat:
-        socket = sync_connect(server.ws_url(table_id), open_timeout=MESSAGE_TIMEOUT)
+        socket = sync_connect(server.ws_url(table_id), open_timeout=MESSAGE_TIMEOUT, legacy=True)
         seat = cls(socket)
         socket.send(_hello(token, version))
         first = seat.recv()

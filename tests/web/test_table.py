@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from pathlib import Path
 
 from playwright.sync_api import Browser, Page, expect
@@ -18,6 +19,7 @@ from playwright.sync_api import Browser, Page, expect
 from tests.server.harness import Server
 from tests.web.people import (
     VIEWPORT,
+    WAIT,
     create_table,
     finished,
     my_turn,
@@ -179,6 +181,11 @@ def test_horus_plays_rounds_by_clicking_and_survives_a_reload(
         page.wait_for_selector("main.table")
         assert version(page) >= before
         expect(page.get_by_test_id("log").locator("li").first).to_be_visible()
+        # The server dies and comes back: the page says so, reconnects and plays on.
+        server.kill()
+        expect(page.get_by_text("Connection lost")).to_be_visible()
+        server.restart()
+        expect(page.get_by_text("Connection lost")).to_be_hidden(timeout=WAIT)
         _play_rounds([page], rng, 8)
         page.screenshot(path=str(shots / "horus-after-reload.png"), full_page=True)
         assert page_errors(page) == []
@@ -232,6 +239,9 @@ def test_phone_size_table_fits_and_plays(browser: Browser, server: Server, shots
         page.wait_for_selector("[data-game]")
         assert page.evaluate("document.documentElement.scrollWidth") <= 390
         page.screenshot(path=str(shots / "phone-lobby.png"))
+        page.get_by_test_id("choose-horus").click()
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390
+        page.locator("#setup").screenshot(path=str(shots / "phone-setup.png"))
         create_table(page, server.url, "luxor2001", ["me", "bot:easy"])
         _play_rounds([page], random.Random(3), 3)
         assert page.evaluate("document.documentElement.scrollWidth") <= 390, "no sideways scrolling"
@@ -249,14 +259,25 @@ def test_creator_hands_an_absent_friends_seat_to_a_bot(
     try:
         page = new_person(ctx)
         create_table(page, server.url, "luxor2001", ["me", "link"])
+        page.get_by_text("Absent? Let a bot play this seat").click()
+        page.screenshot(path=str(shots / "hand-seat-to-bot-offer.png"))
         page.get_by_test_id("tobot-1").click()
         seat = page.locator(".players li[data-seat='1']")
-        expect(seat).to_contain_text("bot")
+        expect(seat).to_contain_text(re.compile("bot", re.IGNORECASE))
         # The bot now plays the friend's turns: the game goes on past them.
         rng = random.Random(5)
         _play_rounds([page], rng, 3)
         assert version(page) > 3
         page.screenshot(path=str(shots / "hand-seat-to-bot.png"))
+        # The lobby lists the creator's tables; one click goes back to this one.
+        table_url = page.url
+        page.goto(server.url + "/")
+        mine = page.locator("section.mine li").first
+        expect(mine).to_contain_text("Luxor")
+        page.screenshot(path=str(shots / "lobby-my-tables.png"), full_page=True)
+        mine.get_by_role("button", name="Open").click()
+        page.wait_for_selector("main.table")
+        assert page.url == table_url
         assert page_errors(page) == []
     finally:
         ctx.close()

@@ -8,6 +8,7 @@ is migrated and the tables in play are loaded.
 from __future__ import annotations
 
 import logging
+import os
 import socket
 import sys
 from pathlib import Path
@@ -63,6 +64,10 @@ def serve(
 
     settings = Settings(db_url=url, redis_url=redis, bot_workers=bot_workers, host=host, port=bound)
     settings.on_ready.append(ready)
+    # Another build of the front-end than the packaged one (its developers, and tests).
+    static = os.environ.get("NECROPOLIS_STATIC_DIR")
+    if static:
+        settings.static_dir = Path(static)
     logging.basicConfig(level=logging.WARNING, stream=sys.stderr)
     config = uvicorn.Config(
         create_app(settings),

@@ -81,6 +81,8 @@ class Settings:
     bot_workers: int = 2
     host: str = "127.0.0.1"
     port: int = 8000
+    #: The built front-end (``index.html`` and its assets).
+    static_dir: Path = STATIC
     #: Called once the server is ready (the CLI prints its address).
     on_ready: list[Any] = field(default_factory=list)
 
@@ -322,12 +324,13 @@ def create_app(settings: Settings) -> FastAPI:
     async def front_end(path: str) -> Response:
         if path.startswith(("api/", "ws/")) or path in ("api", "ws"):
             raise ApiError(404, "not_found", "There is nothing here.")
-        index = STATIC / "index.html"
+        static = settings.static_dir
+        index = static / "index.html"
         if not index.is_file():
             return HTMLResponse(NOT_BUILT)
         if path:
-            wanted = (STATIC / path).resolve()
-            if wanted.is_relative_to(STATIC.resolve()) and wanted.is_file():
+            wanted = (static / path).resolve()
+            if wanted.is_relative_to(static.resolve()) and wanted.is_file():
                 return FileResponse(wanted)
         # Every other path is a page of the single-page application.
         return FileResponse(index, headers={"Cache-Control": "no-cache"})
@@ -524,7 +527,7 @@ async def _send_error(websocket: WebSocket, code: str, message: str) -> None:
     error = ErrorMessage.model_validate({"code": code, "message": message})
     with contextlib.suppress(Exception):
         await websocket.send_text(error.model_dump_json())
-        await websocket.close(code=1008 if code != "no_such_table" else 1000)
+        await websocket.close(code=1008)
 
 
 async def _serve_socket(service: Tables, websocket: WebSocket, table_id: str) -> None:
@@ -586,6 +589,9 @@ async def _write(websocket: WebSocket, live: LiveTable, connection: Connection) 
             text = item.model_dump_json()
         try:
             await websocket.send_text(text)
+            if isinstance(item, ErrorMessage):
+                await websocket.close(code=1008)
+                return
         except Exception:
             return
 
@@ -616,7 +622,9 @@ async def _read(
         if allowance < 1.0:
             over += 1
             if over > FLOOD:
-                await _send_error(websocket, "protocol", "Too many messages: closing.")
+                # Through the outbox, so that the refusals already queued go first.
+                flood = {"code": "protocol", "message": "Too many messages: closing."}
+                connection.put(ErrorMessage.model_validate(flood))
                 return
             _refuse(live, connection, "rate_limited", "Too many messages: slow down.")
             continue

@@ -27,6 +27,10 @@ class Broker(ABC):
     """Publishes "table T is at version N" and hands news from other processes to one
     listener."""
 
+    #: Whether other processes may change the tables (then news can be lost on the way,
+    #: and the server also looks at the database now and then).
+    shared: bool = False
+
     @abstractmethod
     async def start(self, listener: Listener) -> None:
         """Begin delivering other processes' news to ``listener``."""
@@ -54,6 +58,8 @@ class LocalBroker(Broker):
 
 class RedisBroker(Broker):
     """Redis pub/sub on one channel; each message is ``"<sender> <table> <version>"``."""
+
+    shared = True
 
     def __init__(self, url: str) -> None:
         import redis.asyncio as redis

@@ -261,6 +261,16 @@ class Store:
             rows = c.execute(select(tables.c.id).where(tables.c.status == PLAYING)).all()
         return [r.id for r in rows]
 
+    def versions(self, table_ids: list[str]) -> dict[str, int]:
+        """The stored version of each of ``table_ids``."""
+        if not table_ids:
+            return {}
+        with self.engine.connect() as c:
+            rows = c.execute(
+                select(tables.c.id, tables.c.version).where(tables.c.id.in_(table_ids))
+            ).all()
+        return {str(r[0]): int(r[1]) for r in rows}
+
     def count_actions(self, table_id: str) -> int:
         with self.engine.connect() as c:
             return int(

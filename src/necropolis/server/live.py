@@ -10,6 +10,7 @@ from :meth:`~necropolis.engine.protocol.State.log`).
 from __future__ import annotations
 
 import asyncio
+import time
 from collections import deque
 from dataclasses import dataclass, field
 from typing import Any
@@ -71,6 +72,8 @@ class LiveTable:
         self.lock = asyncio.Lock()
         self.connections: set[Connection] = set()
         self.driver: asyncio.Task[None] | None = None
+        #: When this process last used the table (monotonic seconds).
+        self.touched = time.monotonic()
 
     @property
     def id(self) -> str:

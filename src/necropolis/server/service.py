@@ -14,6 +14,7 @@ import asyncio
 import logging
 import random
 import secrets
+import time
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
@@ -26,6 +27,11 @@ from necropolis.server.db import FINISHED, PLAYING, Store, TableRow, VersionConf
 from necropolis.server.live import LiveTable
 
 log = logging.getLogger("necropolis.server")
+
+#: Seconds between looks at the database for news lost on the way (several processes).
+POLL_SECONDS = 2.0
+#: Seconds a table nobody watches stays in memory.
+IDLE_SECONDS = 600.0
 
 
 @dataclass(frozen=True)
@@ -47,6 +53,7 @@ class Tables:
         self._live: dict[str, LiveTable] = {}
         self._loading: dict[str, asyncio.Future[LiveTable | None]] = {}
         self._closing = False
+        self._keeper: asyncio.Task[None] | None = None
 
     # --- life ------------------------------------------------------------------------
 
@@ -57,9 +64,37 @@ class Tables:
             live = await self.get(table_id)
             if live is not None:
                 self.drive(live)
+        self._keeper = asyncio.create_task(self._keep(), name="keeper")
+
+    async def _keep(self) -> None:
+        """Now and then: catch up with tables whose news was lost (only when other
+        processes share them), and forget tables nobody has used for a while."""
+        while True:
+            await asyncio.sleep(POLL_SECONDS if self.broker.shared else IDLE_SECONDS / 10)
+            try:
+                if self.broker.shared:
+                    watched = [t for t in self._live.values() if t.connections]
+                    stored = await asyncio.to_thread(self.store.versions, [t.id for t in watched])
+                    for live in watched:
+                        if stored.get(live.id, 0) > live.version and await self.catch_up(live):
+                            live.tell()
+                self._forget_idle()
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("the table keeper failed; it tries again")
+
+    def _forget_idle(self) -> None:
+        limit = time.monotonic() - IDLE_SECONDS
+        for table_id, live in list(self._live.items()):
+            busy = live.connections or (live.driver is not None and not live.driver.done())
+            if not busy and live.touched < limit and not live.lock.locked():
+                del self._live[table_id]
 
     async def close(self) -> None:
         self._closing = True
+        if self._keeper is not None:
+            self._keeper.cancel()
         for live in self._live.values():
             if live.driver is not None:
                 live.driver.cancel()
@@ -74,6 +109,7 @@ class Tables:
         """The table, loaded from the database on first use (None: no such table)."""
         live = self._live.get(table_id)
         if live is not None:
+            live.touched = time.monotonic()
             return live
         pending = self._loading.get(table_id)
         if pending is not None:
@@ -120,7 +156,7 @@ class Tables:
         live = self._live.get(table_id)
         if live is None:
             return
-        if await self.catch_up(live) or version >= live.version:
+        if await self.catch_up(live):
             live.tell()
 
     # --- the door --------------------------------------------------------------------
@@ -171,6 +207,8 @@ class Tables:
                 "stale_version", f"The table moved on to version {live.version}: see the new state."
             )
         live.apply(seat, action)
+        live.row.version = live.version
+        live.row.updated = now()
         return None
 
     async def _told(self, live: LiveTable) -> None:

@@ -8,7 +8,7 @@ import type { SeatScore, LogEntry } from "./protocol";
 
 export interface OptionSpec {
   name: string;
-  kind: "int" | "bool" | "choice";
+  kind: "int" | "bool" | "choice" | "text";
   default: unknown;
   choices: unknown[] | null;
   minimum?: number | null;
@@ -41,6 +41,8 @@ export interface TableSummary {
   updated: string;
   seats: CreatedSeat[];
   players?: number;
+  /** For the creator: the spectator's token (the seats' tokens are in `seats`). */
+  spectator_token?: string | null;
 }
 export interface ReplayStep { step: number; steps: number; view: Record<string, any>; log: LogEntry[]; breakdown: SeatScore[] }
 

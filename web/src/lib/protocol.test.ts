@@ -112,6 +112,21 @@ describe("TableClient", () => {
     expect(h.timers.at(-1)!.ms).toBe(500);
   });
 
+  it("reconnects at once when woken while waiting, and not while connected", () => {
+    const h = harness();
+    h.client.start();
+    h.sockets[0].onopen?.({});
+    h.sockets[0].serverSends(state(2, [entry(0)]));
+    h.client.wake();
+    expect(h.sockets.length).toBe(1);
+    h.sockets[0].drop();
+    expect(h.snap().status).toBe("waiting");
+    h.client.wake();
+    expect(h.sockets.length).toBe(2);
+    h.sockets[1].onopen?.({});
+    expect(h.sockets[1].sent[0]).toEqual({ type: "hello", token: "tok", version: 2 });
+  });
+
   it("does not send a decision while disconnected", () => {
     const h = harness();
     h.client.start();

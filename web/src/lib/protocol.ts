@@ -125,6 +125,17 @@ export class TableClient {
     this.update({ status: "closed" });
   }
 
+  /**
+   * Try again now rather than after the remaining delay: the page came back into view or
+   * the device went online (a laptop opened, a phone unlocked).
+   */
+  wake(): void {
+    if (this.stopped || this.snap.status !== "waiting") return;
+    this.clearTimers();
+    this.attempts = 0;
+    this.open();
+  }
+
   /** Send a decision chosen at the current version; refused while one is pending. */
   act(action: number): boolean {
     const state = this.snap.state;

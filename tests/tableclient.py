@@ -1,0 +1,165 @@
+"""A client of the table protocol (docs/protocol.md) over real HTTP and WebSocket connections.
+
+What a browser does, without the page: create a table over HTTP, open one WebSocket per
+seat, say hello with the last version seen, keep every ``state`` message, act at the
+current version. The resilience tests and ``scripts/bench_table.py`` drive the server
+through it, so they see exactly what a person's page would see, and nothing else.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import time
+from collections.abc import Callable
+from typing import Any
+
+import httpx
+import websockets
+from websockets.asyncio.client import ClientConnection
+
+Message = dict[str, Any]
+
+
+async def create_table(
+    http: httpx.AsyncClient,
+    game: str,
+    seats: list[dict[str, Any]],
+    options: dict[str, Any] | None = None,
+) -> Message:
+    """POST /api/tables; the answer holds the table id and each person seat's token."""
+    response = await http.post(
+        "/api/tables", json={"game": game, "options": options or {}, "seats": seats}
+    )
+    if response.status_code != 200 and response.status_code != 201:
+        raise RuntimeError(f"creating a table failed: {response.status_code} {response.text}")
+    answer: Message = response.json()
+    return answer
+
+
+def ws_url(base_url: str, table_id: str) -> str:
+    return base_url.replace("http://", "ws://", 1).rstrip("/") + f"/ws/tables/{table_id}"
+
+
+class SeatClient:
+    """One WebSocket connection of a seat (or a spectator) at a table.
+
+    Every ``state`` is kept in ``states``; ``log`` is the seat's log as the client builds
+    it by appending what each state brings (as the page does). ``on_state`` is called with
+    each state as it arrives, before anyone waiting is woken.
+    """
+
+    def __init__(
+        self,
+        base_url: str,
+        table_id: str,
+        token: str,
+        version: int | None = None,
+        on_state: Callable[[SeatClient, Message], None] | None = None,
+    ) -> None:
+        self.base_url = base_url
+        self.table_id = table_id
+        self.token = token
+        #: The last version this client saw (None: none yet).
+        self.version = version
+        self.on_state = on_state
+        self.states: list[Message] = []
+        self.others: list[Message] = []
+        self.log: dict[int, list[Message]] = {}
+        self.closed = asyncio.Event()
+        self._changed = asyncio.Event()
+        self._socket: ClientConnection | None = None
+        self._reader: asyncio.Task[None] | None = None
+
+    @property
+    def state(self) -> Message | None:
+        return self.states[-1] if self.states else None
+
+    async def connect(self, timeout: float = 30) -> Message:
+        """Open the connection, say hello, and return the first state."""
+        self._socket = await websockets.connect(
+            ws_url(self.base_url, self.table_id),
+            open_timeout=timeout,
+            max_size=2**24,
+            ping_interval=None,
+        )
+        await self._socket.send(
+            json.dumps({"type": "hello", "token": self.token, "version": self.version})
+        )
+        self.closed.clear()
+        self._reader = asyncio.create_task(self._read())
+        return await self.wait_for(lambda s: True, timeout=timeout, fresh=True)
+
+    async def _read(self) -> None:
+        assert self._socket is not None
+        try:
+            async for raw in self._socket:
+                message: Message = json.loads(raw)
+                if message.get("type") == "state":
+                    self._take(message)
+                else:
+                    self.others.append(message)
+                self._changed.set()
+        except (websockets.ConnectionClosed, OSError):
+            pass
+        finally:
+            self.closed.set()
+            self._changed.set()
+
+    def _take(self, state: Message) -> None:
+        self.states.append(state)
+        # Entries are grouped by the action index that caused them; a reconnect re-sends
+        # an index's entries whole, so a group is replaced, not extended.
+        by_index: dict[int, list[Message]] = {}
+        for entry in state.get("log", []):
+            by_index.setdefault(int(entry["index"]), []).append(entry)
+        self.log.update(by_index)
+        self.version = int(state["version"])
+        if self.on_state is not None:
+            self.on_state(self, state)
+
+    async def wait_for(
+        self, predicate: Callable[[Message], bool], timeout: float = 30, fresh: bool = False
+    ) -> Message:
+        """The first state (the current one unless ``fresh``) that satisfies ``predicate``."""
+        seen = len(self.states) if fresh else max(len(self.states) - 1, 0)
+        deadline = time.monotonic() + timeout
+        while True:
+            for state in self.states[seen:]:
+                if predicate(state):
+                    return state
+            seen = len(self.states)
+            if self.closed.is_set():
+                raise ConnectionError(
+                    f"connection to table {self.table_id} closed; other messages: {self.others}"
+                )
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise TimeoutError(
+                    f"no awaited state at table {self.table_id} within {timeout} s "
+                    f"(last version {self.version})"
+                )
+            self._changed.clear()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._changed.wait(), left)
+
+    async def act(self, action: int, version: int | None = None) -> None:
+        """Send ``act`` at ``version`` (by default the last version seen)."""
+        assert self._socket is not None
+        at = self.version if version is None else version
+        await self._socket.send(json.dumps({"type": "act", "action": action, "version": at}))
+
+    async def send_raw(self, text: str) -> None:
+        assert self._socket is not None
+        await self._socket.send(text)
+
+    async def close(self) -> None:
+        if self._socket is not None:
+            with contextlib.suppress(Exception):
+                await self._socket.close()
+        if self._reader is not None:
+            with contextlib.suppress(BaseException):
+                await self._reader
+        self._socket = None
+        self._reader = None
