@@ -98,6 +98,10 @@ def test_stamina_and_the_level_prompt() -> None:
     assert prompt is not None and prompt["text"] == (
         "Discard what you no longer want, then keep the rest: 6 cards give wound and load level 3"
     )
+    discard = state.string_to_action("seat 0 discards Sobek treasure (2)")
+    assert state.action_info(discard)["text"] == (
+        "Discard Sobek treasure (2): 5 cards left, wound and load level 2"
+    )
     stamina = state.string_to_action("seat 0 keeps the rest and uses Stamina")
     assert state.action_info(stamina)["text"] == (
         "Keep the rest and use Stamina: wound and load level 2"
@@ -471,7 +475,7 @@ def test_the_terminal_board_fits_64_by_20_for_every_view(players: int) -> None:
         state = game.new_initial_state()
         step = 0
         while True:
-            if step % 5 == 0 or state.is_terminal():
+            if step % 17 == 0 or state.is_terminal():
                 for viewer in [*range(players), None]:
                     screen = game.render_view(state.view(viewer))
                     lines = screen.split("\n")

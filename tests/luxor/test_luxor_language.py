@@ -195,8 +195,8 @@ def test_the_first_turn_of_the_rulebook_example_in_entries() -> None:
     info = st.action_info(rules.PLAY_RIGHT)
     assert info["kind"] == "play_card_move" and info["targets"] == ["hand:4"]
     assert info["text"] == (
-        'Play "3" from the right end: the only move it allows takes the adventurer on the'
-        " stairs to field 4 (vase)"
+        'Play "3" from the right end: it can only move the adventurer on the stairs to'
+        " field 4 (vase)"
     )
     assert info["params"]["landing"] == info["params"]["field"] == 4
     entries = _step(st, rules.PLAY_RIGHT)
@@ -205,17 +205,15 @@ def test_the_first_turn_of_the_rulebook_example_in_entries() -> None:
         ("moved", {"origin": 0, "steps": 3, "field": 4}),
         ("treasure_taken", {"field": 4, "treasure": "vase", "points": 2}),
     ]
-    assert entries[0]["text"] == 'You played "3" from the right end of the hand'
-    assert (
-        entries[1]["text"] == "You moved an adventurer from the stairs 3 tiles forward to field 4"
-    )
+    assert entries[0]["text"] == 'You played "3" from the right end'
+    assert entries[1]["text"] == "You moved an adventurer 3 tiles from the stairs to field 4"
     assert all(e["seat"] == 0 and e["index"] == st.move_number() - 1 for e in entries)
     reveal = _step(st, SCARAB, 1)
     assert reveal[0]["text"] == "A cobra temple tile was turned up on field 4: a scarab temple tile"
     assert reveal[0]["seat"] is None
     mine, theirs = _step(st.clone(), ONE, 0), _step(st.clone(), ONE, 1)
-    assert mine[0]["text"] == 'You drew "1" into the middle of the hand'
-    assert theirs[0]["text"] == "Player 1 drew a card into the middle of the hand"
+    assert mine[0]["text"] == 'You drew "1"'
+    assert theirs[0]["text"] == "Player 1 drew a card"
     assert theirs[0]["params"] == {}
 
 
@@ -290,8 +288,8 @@ def test_descriptors_say_where_the_adventurer_lands_and_what_lies_there() -> Non
     }
     assert via["targets"] == ["field:7", "field:9"]
     assert via["text"] == (
-        "Move the adventurer on field 7 2 tiles forward to the Osiris tile on field 9,"
-        " which carries it on to field 12: a scarab temple tile"
+        "Move 2 tiles from field 7 to the Osiris tile on field 9, on to field 12:"
+        " a scarab temple tile"
     )
     stairs = infos[rules.MOVE_FROM + 0]
     assert stairs["kind"] == "move_treasure" and stairs["params"]["field"] == 3
@@ -311,7 +309,7 @@ def test_plus_minus_one_distances_target_their_landing_fields() -> None:
     assert infos[0]["params"]["tile"] == "horus_tile_1"
     entries = _step(st, rules.BACKWARD)
     assert entries[0]["kind"] == "moved_back"
-    assert entries[0]["text"] == "You moved an adventurer from field 5 one tile back to field 4"
+    assert entries[0]["text"] == "You moved an adventurer one tile back from field 5 to field 4"
 
 
 def test_all_forward_entries_then_the_chosen_tile() -> None:

@@ -213,6 +213,8 @@ MESSAGES: dict[str, str] = {
     "do_jump_to_mummy": "Jump {direction}, onto {mummies|a mummy|# mummies}: wounds",
     "do_jump_dodge": "Jump {direction} with Dodge, unhurt",
     "do_discard": "Discard {card}",
+    "do_discard_for_level": "Discard {card}: {cards|# card|# cards} left, wound and load"
+    " level {level}",
     "do_discard_from_bag": "Discard {card} from a Bag",
     "do_put_in_bag": "Put {card} in a Bag",
     # --- score parts and tie-breaks -----------------------------------------------------------
@@ -694,6 +696,14 @@ def _describe(s: HorusState, seat: int, act: int) -> tuple[str, dict[str, Any], 
         return "do_put_in_bag", {"card": card_term(t)}, [f"card:{t}"]
     if A_DISCARD <= act < A_DISCARD + cp.NUM_CARD_TYPES:
         t = act - A_DISCARD
+        if node == D_WLL:
+            left = len(s.hand[seat]) - 1
+            after: dict[str, Any] = {
+                "card": card_term(t),
+                "cards": left,
+                "level": cp.WLL_TABLE[left],
+            }
+            return "do_discard_for_level", after, [f"card:{t}"]
         return "do_discard", {"card": card_term(t)}, [f"card:{t}"]
     if A_DISCARD_BAG <= act < A_DISCARD_BAG + cp.NUM_CARD_TYPES:
         t = act - A_DISCARD_BAG

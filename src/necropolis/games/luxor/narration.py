@@ -135,16 +135,16 @@ MESSAGES: Mapping[str, str] = {
         " was laid on {field}"
     ),
     # --- log: a turn
-    "card_played": '{seat} played "{card}" from the {end} end of the hand',
+    "card_played": '{seat} played "{card}" from the {end} end',
     "card_played_idle": (
-        '{seat} played "{card}" from the {end} end of the hand without moving: no move was possible'
+        '{seat} played "{card}" from the {end} end without moving: no move was possible'
     ),
     "die_rolled": "{seat} rolled {roll}",
     "roll_wasted": "{seat} could not move {roll|# tile|# tiles} with any adventurer",
-    "moved": "{seat} moved an adventurer from {origin} {steps|# tile|# tiles} forward to {field}",
-    "moved_back": "{seat} moved an adventurer from {origin} one tile back to {field}",
+    "moved": "{seat} moved an adventurer {steps|# tile|# tiles} from {origin} to {field}",
+    "moved_back": "{seat} moved an adventurer one tile back from {origin} to {field}",
     "moved_rearmost": "{seat} moved the rearmost adventurer from {origin} to {field}",
-    "stayed": "{seat} could not move the adventurer on {origin} {steps|# tile|# tiles}",
+    "stayed": "{seat} could not move the adventurer on {origin} by {steps|# tile|# tiles}",
     "osiris_push": "The Osiris tile on {landing} carried the adventurer on to {field}",
     "tunnel": "{seat} went through the tunnel from {origin} to {field}",
     "tunnel_end": "The tunnel on {field} led nowhere: no tunnel lies further on",
@@ -165,16 +165,14 @@ MESSAGES: Mapping[str, str] = {
     "scarab_taken": "{seat} took a scarab worth {value}",
     "scarab_taken_hidden": "{seat} took a scarab",
     "horus_card_taken": (
-        '{seat} took the Horus card "{card}" ({level|# eye|# eyes}) into the middle of the'
-        " hand, instead of drawing this turn"
+        '{seat} took the Horus card "{card}" ({level|# eye|# eyes}) instead of drawing'
     ),
     "horus_card_taken_hidden": (
-        "{seat} took a Horus card of {level|# eye|# eyes} into the middle of the hand,"
-        " instead of drawing this turn"
+        "{seat} took a Horus card of {level|# eye|# eyes} instead of drawing"
     ),
     "nothing_left": "{seat} got nothing: the supply was empty",
-    "card_drawn": '{seat} drew "{card}" into the middle of the hand',
-    "card_drawn_hidden": "{seat} drew a card into the middle of the hand",
+    "card_drawn": '{seat} drew "{card}"',
+    "card_drawn_hidden": "{seat} drew a card",
     "reshuffled": "The discard pile was shuffled into a new draw pile",
     "match_over": "The match ended after round {round}",
     "match_over_early": "Nobody could move for a whole round: the match ended early",
@@ -206,37 +204,36 @@ MESSAGES: Mapping[str, str] = {
     "play_card": 'Play "{card}" from the {end} end',
     "play_card_idle": 'Play "{card}" from the {end} end without moving',
     "play_card_move": (
-        'Play "{card}" from the {end} end: the only move it allows takes the adventurer on'
-        " {origin} to {field} ({tile})"
+        'Play "{card}" from the {end} end: it can only move the adventurer on {origin} '
+        "to {field} ({tile})"
     ),
     "move_from": "Move an adventurer from {origin}",
-    "move": "Move the adventurer on {origin} {steps|# tile|# tiles} forward to {field}: {tile}",
+    "move": "Move {steps|# tile|# tiles} from {origin} to {field}: {tile}",
     "move_osiris": (
-        "Move the adventurer on {origin} {steps|# tile|# tiles} forward to the Osiris tile on"
-        " {landing}, which carries it on to {field}: {tile}"
+        "Move {steps|# tile|# tiles} from {origin} to the Osiris tile on {landing}, on "
+        "to {field}: {tile}"
     ),
-    "move_back": "Move the adventurer on {origin} one tile back to {field}: {tile}",
+    "move_back": "Move one tile back from {origin} to {field}: {tile}",
     "move_back_osiris": (
-        "Move the adventurer on {origin} one tile back to the Osiris tile on {landing},"
-        " which carries it on to {field}: {tile}"
+        "Move one tile back from {origin} to the Osiris tile on {landing}, on to {field}: {tile}"
     ),
     "move_treasure": (
-        "Move the adventurer on {origin} {steps|# tile|# tiles} forward to the {treasure} tile on"
-        " {field} ({points|# point|# points}, needs {need}; you would have {have} there)"
+        "Move {steps|# tile|# tiles} from {origin} to the {treasure} tile on {field} "
+        "({points|# point|# points}, needs {need}; you would have {have})"
     ),
     "move_osiris_treasure": (
-        "Move the adventurer on {origin} {steps|# tile|# tiles} forward to the Osiris tile on"
-        " {landing}, which carries it on to the {treasure} tile on {field}"
-        " ({points|# point|# points}, needs {need}; you would have {have} there)"
+        "Move {steps|# tile|# tiles} from {origin} to the Osiris tile on {landing}, on "
+        "to the {treasure} tile on {field} ({points|# point|# points}, needs {need}; "
+        "you would have {have})"
     ),
     "move_back_treasure": (
-        "Move the adventurer on {origin} one tile back to the {treasure} tile on {field}"
-        " ({points|# point|# points}, needs {need}; you would have {have} there)"
+        "Move one tile back from {origin} to the {treasure} tile on {field} ({points|# "
+        "point|# points}, needs {need}; you would have {have})"
     ),
     "move_back_osiris_treasure": (
-        "Move the adventurer on {origin} one tile back to the Osiris tile on {landing},"
-        " which carries it on to the {treasure} tile on {field}"
-        " ({points|# point|# points}, needs {need}; you would have {have} there)"
+        "Move one tile back from {origin} to the Osiris tile on {landing}, on to the "
+        "{treasure} tile on {field} ({points|# point|# points}, needs {need}; you would "
+        "have {have})"
     ),
     "use_tile": "Carry out the action on {field}: {tile}",
     "use_tile_treasure": (

@@ -164,8 +164,8 @@ MESSAGES: dict[str, str] = {
     "stop_moving": "Stop moving scarabs",
     # --- score parts and tiebreak
     "part_sarcophagus": "Sarcophagus of {eyes|# eye|# eyes}",
-    "part_sarcophagi_closed": "{count|# sarcophagus|# sarcophagi} "
-    "({eyes} eyes), values hidden until the end",
+    "part_sarcophagi_closed": "{count|# sarcophagus|# sarcophagi}, "
+    "values hidden until the end (eyes: {eyes})",
     "part_pharaoh_bonus": "Pharaoh card ({animal}) with a researcher at its pillar",
     "part_pharaoh_none": "Pharaoh card ({animal}) without a researcher at its pillar",
     "tiebreak_sarcophagi": "{value|# sarcophagus|# sarcophagi}",
