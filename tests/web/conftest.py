@@ -71,13 +71,16 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
         srv.stop()
 
 
-@pytest.fixture(scope="session")
+# Playwright's synchronous API runs an event loop in the test's thread while it is open:
+# kept for a whole session, it would break every later test on the same worker that calls
+# asyncio.run (the server's tests). Each test opens and closes its own.
+@pytest.fixture
 def playwright() -> Iterator[Playwright]:
     with sync_playwright() as p:
         yield p
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture
 def browser(playwright: Playwright) -> Iterator[Browser]:
     if not Path(CHROMIUM).is_file():
         pytest.fail(f"{CHROMIUM} is missing: scripts/setup installs Debian's chromium")

@@ -11,6 +11,7 @@ terms.
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -85,3 +86,21 @@ def test_plural_forms_are_well_formed() -> None:
                     depth += {"{": 1, "}": -1}.get(ch, 0)
                     assert 0 <= depth <= 1, f"{game_id}.{lang} {kind}: unbalanced braces"
                 assert depth == 0, f"{game_id}.{lang} {kind}: unbalanced braces"
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_italian_seats_stand_as_labels(game_id: str) -> None:
+    # Italian conjugates for "tu" and for "Giocatore 2" differently and one template serves
+    # both, so a seat is never a verb's subject or object: it opens the sentence before a
+    # colon, or follows a colon, an opening bracket or a guillemet ("{seat}: pescata una carta",
+    # "vittima: {victim_seat}").
+    label = re.compile(r"(^\{[a-z_]*seat\}:)|((: |\(|«)\{[a-z_]*seat\})")
+    wrong = []
+    for kind, template in catalog(game_id, "it").items():
+        if kind == "terms":
+            continue
+        for m in re.finditer(r"\{[a-z_]*seat\}", template):
+            around = template[max(0, m.start() - 2) : m.end() + 1]
+            if not label.search(around if m.start() >= 2 else template[: m.end() + 1]):
+                wrong.append((kind, template))
+    assert not wrong

@@ -74,6 +74,10 @@ def _after(moves: int) -> Pick:
     return lambda s: s.move_number() >= moves
 
 
+def _end(s: State) -> bool:
+    return s.is_terminal()
+
+
 def _targets(prefix: str, after: int = 0) -> Pick:
     """A position where the acting seat has a decision whose first target is a ``prefix``."""
 
@@ -86,20 +90,24 @@ def _targets(prefix: str, after: int = 0) -> Pick:
     return pick
 
 
-# name -> (game, options, seed, which position, whose view: "acting" or None for a spectator)
+# name -> (game, options, seed, which position, whose view: "acting", "seat0" or None for a
+# spectator)
 FIXTURES: dict[str, tuple[str, dict[str, Any], int, Pick, str | None]] = {
     "luxor2001-insert": ("luxor2001", {"players": 3}, 3, _phase("insert", 60), "acting"),
     "luxor2001-spectator": ("luxor2001", {"players": 4}, 5, _after(90), None),
     "luxor2001-curse": ("luxor2001", {"players": 4, "curse": True}, 11, _after(120), "acting"),
     "luxor2001-pillars": ("luxor2001", {"players": 2}, 5, _targets("pillar:", 20), "acting"),
+    "luxor2001-end": ("luxor2001", {"players": 3}, 8, _end, "seat0"),
     "luxor-play": ("luxor", {"players": 3}, 3, _after(80), "acting"),
     "luxor-hand": ("luxor", {"players": 2}, 4, _targets("hand:", 30), "acting"),
     "luxor-spectator": ("luxor", {"players": 4}, 5, _after(150), None),
+    "luxor-end": ("luxor", {"players": 3}, 8, _end, "seat0"),
     "horus-setup": ("horus", {"players": 3}, 2, _targets("adventurer:"), "acting"),
     "horus-act": ("horus", {"players": 4}, 3, _phase("perform actions", 60), "acting"),
     "horus-sarcophagus": ("horus", {"players": 2}, 7, _targets("sarcophagus:"), "acting"),
     "horus-cards": ("horus", {"players": 3}, 9, _targets("card:", 30), "acting"),
     "horus-lock": ("horus", {"players": 3}, 4, _targets("die:", 10), "acting"),
+    "horus-end": ("horus", {"players": 4}, 8, _end, "seat0"),
     "horus-spectator": ("horus", {"players": 6}, 5, _after(200), None),
 }
 
@@ -110,7 +118,7 @@ def main(argv: list[str]) -> int:
     for name in wanted:
         game_id, options, seed, pick, whose = FIXTURES[name]
         state = _play_until(game_id, options, seed, pick)
-        seat = _acting(state) if whose == "acting" else None
+        seat = _acting(state) if whose == "acting" else 0 if whose == "seat0" else None
         path = OUT / f"{name}.json"
         path.write_text(json.dumps(_fixture(state, seat), indent=1) + "\n", encoding="utf-8")
         print(f"{path.name}: move {state.move_number()}, seat {seat}")

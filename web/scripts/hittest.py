@@ -2,8 +2,9 @@
 
 jsdom (the vitest tests) does no hit testing, so a piece or a label drawn over a target
 could swallow its clicks unnoticed. This script builds the preview page, opens every
-fixture at a phone's width and a laptop's, and for each target the board offers clicks the
-middle of it with the mouse; the board must report exactly that target. Run from web/:
+fixture at a phone's width and a laptop's, checks that nothing scrolls sideways, and for
+each target the board offers clicks the middle of it with the mouse; the board must report
+exactly that target. Run from web/:
 ``../.venv/bin/python scripts/hittest.py`` (needs the dev extra's playwright and Debian's
 chromium); it prints one line per fixture and exits non-zero on a miss.
 """
@@ -11,8 +12,8 @@ chromium); it prints one line per fixture and exits non-zero on a miss.
 from __future__ import annotations
 
 import functools
-import json
 import http.server
+import json
 import subprocess
 import sys
 import threading
@@ -37,7 +38,7 @@ class _Quiet(http.server.SimpleHTTPRequestHandler):
 
 
 def _first_steps(name: str) -> list[str]:
-    """"" and, when the position has a two-step decision, its first target (to test the second)."""
+    """ "" and, when the position has a two-step decision, its first target (to test the second)."""
     fixture = json.loads((WEB / "src" / "boards" / "fixtures" / f"{name}.json").read_text())
     multi = [a["targets"][0] for a in fixture["actions"] if len(a["targets"]) > 1]
     return ["", multi[0]] if multi else [""]
@@ -65,6 +66,11 @@ def main() -> int:
                     for first in _first_steps(name):
                         url = f"{base}?f={name}&pick={first}"
                         page.goto(url)
+                        # the board fits the width: no sideways scrolling, even on a phone
+                        wide = page.evaluate("document.documentElement.scrollWidth")
+                        if wide > width:
+                            print(f"{width:4} {name}: the page is {wide} px wide")
+                            misses += 1
                         sel = '[role="button"][data-target], button[data-target]'
                         targets = page.eval_on_selector_all(
                             sel, "els => els.map(e => e.getAttribute('data-target'))"
@@ -86,7 +92,8 @@ def main() -> int:
                                 wrong.append((target, got))
                         misses += len(wrong)
                         after = f" after {first}" if first else ""
-                        print(f"{width:4} {name}{after}: {len(targets)} targets, {len(wrong)} missed {wrong[:4]}")
+                        missed = f"{len(wrong)} missed {wrong[:4]}"
+                        print(f"{width:4} {name}{after}: {len(targets)} targets, {missed}")
                 page.close()
             browser.close()
     finally:
