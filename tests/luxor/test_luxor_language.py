@@ -503,13 +503,16 @@ def test_board_layout_is_the_data_files_path() -> None:
     assert [s["after"] for s in layout["statues"]] == list(ANUBIS_AFTER)
 
 
-def test_texts_hold_no_internal_names() -> None:
+@pytest.mark.parametrize("seed", [9, 10, 11])
+def test_texts_hold_no_internal_names(seed: int) -> None:
     st = GAME(players=2).new_initial_state()
-    rng = random.Random(9)
+    rng = random.Random(seed)
     texts: list[str] = []
     while not st.is_terminal():
         for seat in (0, 1):
             p = st.prompt(seat)
+            # Exactly the seat to decide is asked something.
+            assert (p is not None) == (st.current_player() == seat)
             if p is not None:
                 texts.append(p["text"])
                 texts.extend(st.action_info(a)["text"] for a in st.legal_actions(seat))

@@ -184,7 +184,10 @@ class HorusState(State):
     # --- the table language (narration.py) -------------------------------------------------
 
     def narrate(self, before: State, action: int, viewer: int | None) -> list[dict[str, Any]]:
-        assert isinstance(before, HorusState)
+        if not isinstance(before, HorusState):
+            raise TypeError(
+                f"narrate needs the horus state before the action, not a {type(before).__name__}"
+            )
         return narration.narrate(self, before, action, viewer)
 
     def prompt(self, seat: int | None) -> dict[str, Any] | None:

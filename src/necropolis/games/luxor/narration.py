@@ -240,9 +240,9 @@ MESSAGES: Mapping[str, str] = {
         "Take the {treasure} tile on {field} if you can ({points|# point|# points}, needs {need};"
         " you have {have} there)"
     ),
-    "take_key": "Take a key",
-    "take_horus_card": "Take a Horus card of {level|# eye|# eyes}",
-    "take_scarab": "Take a scarab",
+    "take_key": "Take a key (for the chamber, or 1 point at the end)",
+    "take_horus_card": "Take the top Horus card of {level|# eye|# eyes}, instead of drawing",
+    "take_scarab": "Take a scarab (only you will see its value until the end)",
     "take_wild": "Take a wild treasure tile",
     # --- score parts and the tiebreak
     "score_track": "Treasures taken during play: {points|# point|# points}",
