@@ -4,8 +4,9 @@ Every message kind a game declares (``Game.messages``) and every kernel kind has
 template in English, Dutch and Italian (``web/src/i18n/games/<game>.<lang>.json``) that
 uses exactly the parameters of the engine's English template, so that no sentence of any
 language loses or invents a parameter; the English catalog is the engine's text itself;
-no catalog keeps a kind the game no longer has; and every language translates the same
-terms.
+no catalog keeps a kind the game no longer has; every language translates the same
+terms; and every language has the lobby's texts of each game (``lobby``: its title and
+description, and a label and a help line for each of its options).
 """
 
 from __future__ import annotations
@@ -23,6 +24,8 @@ from necropolis.engine.language import KERNEL_MESSAGES, template_fields
 CATALOGS = Path(__file__).resolve().parents[2] / "web" / "src" / "i18n" / "games"
 GAMES = ("luxor2001", "luxor", "horus")
 LANGUAGES = ("en", "nl", "it")
+#: The sections of a catalog that are not message kinds.
+SECTIONS = ("terms", "lobby")
 
 
 def catalog(game_id: str, lang: str) -> dict[str, Any]:
@@ -55,14 +58,14 @@ def test_every_kind_has_a_template_with_the_english_parameters(game_id: str, lan
 @pytest.mark.parametrize("game_id", GAMES)
 def test_no_stale_kinds(game_id: str, lang: str) -> None:
     english = declared(game_id)
-    stale = sorted(k for k in catalog(game_id, lang) if k != "terms" and k not in english)
+    stale = sorted(k for k in catalog(game_id, lang) if k not in SECTIONS and k not in english)
     assert not stale, f"{game_id}.{lang}.json has kinds the game does not declare: {stale}"
 
 
 @pytest.mark.parametrize("game_id", GAMES)
 def test_english_catalog_is_the_engines_text(game_id: str) -> None:
     cat = catalog(game_id, "en")
-    assert {k: v for k, v in cat.items() if k != "terms"} == declared(game_id)
+    assert {k: v for k, v in cat.items() if k not in SECTIONS} == declared(game_id)
 
 
 @pytest.mark.parametrize("lang", ("nl", "it"))
@@ -74,12 +77,47 @@ def test_every_language_translates_the_same_terms(game_id: str, lang: str) -> No
     assert all(isinstance(v, str) and v.strip() for v in terms.values())
 
 
+def lobby_keys(game_id: str) -> list[str]:
+    """The lobby texts a game needs: the players option is the page's own."""
+    keys = ["title", "description"]
+    for option in type(necropolis.load_game(game_id)).declared_options():
+        if option.name != "players":
+            keys += [f"option.{option.name}", f"option.{option.name}.help"]
+    return sorted(keys)
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+@pytest.mark.parametrize("game_id", GAMES)
+def test_every_language_has_the_lobby_texts(game_id: str, lang: str) -> None:
+    lobby = catalog(game_id, lang).get("lobby", {})
+    assert sorted(lobby) == lobby_keys(game_id)
+    assert all(isinstance(v, str) and v.strip() for v in lobby.values())
+    assert all("{" not in v for v in lobby.values()), "lobby texts take no parameters"
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_english_lobby_is_the_games_own_title_and_description(game_id: str) -> None:
+    game = type(necropolis.load_game(game_id))
+    lobby = catalog(game_id, "en")["lobby"]
+    assert (lobby["title"], lobby["description"]) == (game.title, game.description)
+
+
+@pytest.mark.parametrize("lang", ("nl", "it"))
+@pytest.mark.parametrize("game_id", GAMES)
+def test_descriptions_are_translated(game_id: str, lang: str) -> None:
+    english = catalog(game_id, "en")["lobby"]
+    lobby = catalog(game_id, lang)["lobby"]
+    assert lobby["description"] != english["description"]
+    helps = [k for k in english if k.endswith(".help")]
+    assert all(lobby[k] != english[k] for k in helps)
+
+
 def test_plural_forms_are_well_formed() -> None:
     # "{n|one|other}" needs exactly two forms; a stray "|" would silently print raw text.
     for game_id in GAMES:
         for lang in LANGUAGES:
             for kind, template in catalog(game_id, lang).items():
-                if kind == "terms":
+                if kind in SECTIONS:
                     continue
                 depth = 0
                 for ch in template:
@@ -97,7 +135,7 @@ def test_italian_seats_stand_as_labels(game_id: str) -> None:
     label = re.compile(r"(^\{[a-z_]*seat\}:)|((: |\(|«)\{[a-z_]*seat\})")
     wrong = []
     for kind, template in catalog(game_id, "it").items():
-        if kind == "terms":
+        if kind in SECTIONS:
             continue
         for m in re.finditer(r"\{[a-z_]*seat\}", template):
             around = template[max(0, m.start() - 2) : m.end() + 1]

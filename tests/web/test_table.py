@@ -197,18 +197,24 @@ def test_lobby_and_table_in_dutch_and_italian(
     browser: Browser, server: Server, shots: Path
 ) -> None:
     words = {
-        "nl": ("Kies een spel", "Wat er gebeurde", "Spelregels"),
-        "it": ("Scegli un gioco", "Cosa è successo", "Regole"),
+        "nl": ("Kies een spel", "Wat er gebeurde", "Spelregels", "Een wedloop", "De vloek"),
+        "it": ("Scegli un gioco", "Cosa è successo", "Regole", "Una corsa", "La maledizione"),
     }
-    for lang, (lobby_title, log_title, rules) in words.items():
+    for lang, (lobby_title, log_title, rules, horus_text, curse) in words.items():
         # The browser's own language chooses the page's.
         ctx = browser.new_context(viewport=VIEWPORT, locale=lang)
         try:
             page = new_person(ctx)
             page.goto(server.url + "/")
             expect(page.get_by_role("heading", name=lobby_title)).to_be_visible()
+            # The games' descriptions and their options' texts are in that language too.
+            expect(page.locator("#desc-horus")).to_contain_text(horus_text)
             page.wait_for_timeout(300)
             page.screenshot(path=str(shots / f"lobby-{lang}.png"), full_page=True)
+            page.get_by_test_id("choose-luxor2001").click()
+            expect(page.locator("#setup")).to_contain_text(curse)
+            page.wait_for_timeout(600)
+            page.locator("#setup").screenshot(path=str(shots / f"lobby-setup-{lang}.png"))
             create_table(page, server.url, "luxor2001", ["me", "bot:easy"])
             expect(page.get_by_role("heading", name=log_title)).to_be_visible()
             take_turn(page, random.Random(1)) if my_turn(page) else None

@@ -3,8 +3,10 @@
 ``web/src/i18n/games/<game>.en.json`` holds, at its top level, every message kind the game
 declares (``Game.messages``) and the kernel's kinds (``KERNEL_MESSAGES``) with their English
 templates, exactly as the engine has them, and under ``terms`` the English words of the
-data file's ids and of the board's labels. This script rewrites the templates and keeps
-the terms already in the file (they are written by hand, as are the Dutch and Italian
+data file's ids and of the board's labels, and under ``lobby`` the lobby's texts of the
+game: its title and description (the engine's) and each option's label and help line.
+This script rewrites the templates, the title and the description, and keeps the terms and
+option texts already in the file (they are written by hand, as are the Dutch and Italian
 catalogs). Run it from the repository root after a game's messages change:
 ``.venv/bin/python web/scripts/catalogs.py``; tests/web/test_catalogs.py checks that the
 catalogs agree with the engine.
@@ -30,6 +32,12 @@ def english(game_id: str) -> dict[str, Any]:
     old: dict[str, Any] = json.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
     catalog: dict[str, Any] = {**KERNEL_MESSAGES, **dict(game.messages)}
     catalog["terms"] = old.get("terms", {})
+    cls = type(game)
+    catalog["lobby"] = {
+        **old.get("lobby", {}),
+        "title": cls.title,
+        "description": cls.description,
+    }
     return catalog
 
 

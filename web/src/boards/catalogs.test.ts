@@ -1,13 +1,15 @@
 /**
  * The games' catalogs from the page's side: every language has a template for every kind
  * the English catalog lists (which tests/web/test_catalogs.py ties to the engine's own
- * kinds), with exactly the English parameters, and the same terms; and the words the
- * boards ask for exist as terms in every language.
+ * kinds), with exactly the English parameters, the same terms and the same lobby texts;
+ * and the words the boards ask for exist as terms in every language.
  */
 import { describe, expect, test } from "vitest";
 import { templateFields } from "../lib/template";
 
-type Catalog = Record<string, unknown> & { terms: Record<string, string> };
+type Catalog = Record<string, unknown> & { terms: Record<string, string>; lobby: Record<string, string> };
+/** The sections of a catalog that are not message kinds. */
+const SECTIONS = ["terms", "lobby"];
 const files = import.meta.glob<Catalog>("../i18n/games/*.json", { eager: true, import: "default" });
 const BOARDS = import.meta.glob<string>("./*Board.svelte", { eager: true, query: "?raw", import: "default" });
 
@@ -22,11 +24,11 @@ const GAMES = { luxor2001: "Luxor2001Board", luxor: "LuxorBoard", horus: "HorusB
 describe("game catalogs", () => {
   for (const game of Object.keys(GAMES)) {
     const en = catalog(game, "en");
-    const kinds = Object.keys(en).filter((k) => k !== "terms");
+    const kinds = Object.keys(en).filter((k) => !SECTIONS.includes(k));
     for (const lang of ["nl", "it"]) {
       test(`${game}.${lang}: every kind, with the English parameters`, () => {
         const cat = catalog(game, lang);
-        expect(Object.keys(cat).filter((k) => k !== "terms").sort()).toEqual([...kinds].sort());
+        expect(Object.keys(cat).filter((k) => !SECTIONS.includes(k)).sort()).toEqual([...kinds].sort());
         for (const kind of kinds) {
           const mine = cat[kind];
           expect(typeof mine, `${lang} ${kind}`).toBe("string");
@@ -35,6 +37,11 @@ describe("game catalogs", () => {
       });
       test(`${game}.${lang}: the same terms as English`, () => {
         expect(Object.keys(catalog(game, lang).terms).sort()).toEqual(Object.keys(en.terms).sort());
+      });
+      test(`${game}.${lang}: the same lobby texts as English`, () => {
+        const lobby = catalog(game, lang).lobby;
+        expect(Object.keys(lobby).sort()).toEqual(Object.keys(en.lobby).sort());
+        for (const v of Object.values(lobby)) expect(typeof v === "string" && v.trim() !== "").toBe(true);
       });
     }
   }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { GAME_CATALOGS, givenName, LANGUAGES, PAGE_CATALOGS, say, translator } from "./i18n.svelte";
+import { GAME_CATALOGS, givenName, LANGUAGES, lobbyText, PAGE_CATALOGS, say, translator } from "./i18n.svelte";
 import { templateFields } from "./template";
 
 // The page's own sources and the game catalog files, read as text by Vite.
@@ -93,5 +93,20 @@ describe("say", () => {
     const t = translator(reader);
     expect(t("seat.player", { n: 4 })).toMatch(/4/);
     expect(t("term.crocodile")).toBe("crocodile");
+  });
+});
+
+describe("lobbyText", () => {
+  it("gives a game's description and option texts in the chosen language", () => {
+    const english = lobbyText("luxor2001", "description", "server", "en");
+    expect(english).not.toBe("server");
+    for (const lang of ["nl", "it"] as const) {
+      expect(lobbyText("luxor2001", "description", "server", lang)).not.toBe(english);
+      expect(lobbyText("luxor2001", "option.curse.help", "server", lang)).not.toBe(lobbyText("luxor2001", "option.curse.help", "server", "en"));
+    }
+  });
+  it("falls back to the server's English for a game or text no catalog has", () => {
+    expect(lobbyText("nogame", "description", "server", "nl")).toBe("server");
+    expect(lobbyText("luxor2001", "option.nothing", "server", "it")).toBe("server");
   });
 });

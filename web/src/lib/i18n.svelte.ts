@@ -106,6 +106,16 @@ function gameCatalog(game: string, lang: Lang): Catalog | undefined {
   return GAME_CATALOGS[game]?.[lang];
 }
 
+/**
+ * A lobby text of a game (`title`, `description`, `option.<name>`, `option.<name>.help`)
+ * from the `lobby` section of its catalog in `lang`, else `fallback` (the server's English).
+ */
+export function lobbyText(game: string, key: string, fallback: string, lang: Lang = locale.lang): string {
+  const lobby = gameCatalog(game, lang)?.lobby as Record<string, unknown> | undefined;
+  const v = lobby?.[key];
+  return typeof v === "string" && v.trim() ? v : fallback;
+}
+
 /** A component id in the reader's language ("crocodile" → "krokodil"), if a catalog has it. */
 export function term(id: string, game: string, lang: Lang = locale.lang): string | undefined {
   return lookup(gameCatalog(game, lang), `term.${id}`) ?? lookup(gameCatalog(game, lang), id);
