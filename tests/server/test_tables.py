@@ -14,10 +14,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from sqlalchemy import create_engine, inspect
+from sqlalchemy import create_engine, insert, inspect, select
 
 from necropolis.engine.record import MatchRecord
 from necropolis.games import load_game
+from necropolis.server import db
 from tests.server.harness import Seat, Server, SyncSeat, running_server, start_server
 
 
@@ -195,6 +196,25 @@ def test_rematch_turns_the_seats_and_lists_mine(server: Server) -> None:
     assert server.get("/api/tables/mine", "A" * 43).json() == []
 
 
+def test_a_seat_without_a_name_is_sent_as_null(server: Server) -> None:
+    # Each client writes a default name in its own language, so the server sends none.
+    body = {
+        "game": "luxor2001",
+        "options": {},
+        "seats": [{"type": "me", "name": "  Ann "}, {"type": "link"}, {"type": "bot"}],
+    }
+    created = server.post("/api/tables", body).json()
+    assert [s["name"] for s in created["seats"]] == ["Ann", None, None]
+    table_id, creator = created["table_id"], created["creator_token"]
+    me = SyncSeat.connect(server, table_id, created["seats"][0]["token"])
+    assert [s["name"] for s in me.state["seats"]] == ["Ann", None, None]
+    me.close()
+    summary = server.get(f"/api/tables/{table_id}", creator).json()
+    assert [s["name"] for s in summary["seats"]] == ["Ann", None, None]
+    rematch = server.post(f"/api/tables/{table_id}/rematch", None, creator).json()
+    assert [s["name"] for s in rematch["seats"]] == [None, "Ann", None]
+
+
 def test_record_and_replay_of_a_finished_table(server: Server, tmp_path: Path) -> None:
     created = server.create_table("luxor", ["me", "bot:easy"])
     table_id = created["table_id"]
@@ -204,6 +224,8 @@ def test_record_and_replay_of_a_finished_table(server: Server, tmp_path: Path) -
     download = server.get(f"/api/tables/{table_id}/record", token)
     record = MatchRecord.from_json(download.json())
     assert record.seed is None and len(record.actions) == final["version"]
+    # Its seats are the terminal's: a person, or the bot's level.
+    assert record.seats == ["human", "easy"]
     # The download is a file the command line replays.
     saved = tmp_path / "match.json"
     saved.write_bytes(download.content)
@@ -330,6 +352,41 @@ def test_db_upgrade_command(tmp_path: Path) -> None:
         assert done.returncode == 0, done.stderr
     engine = create_engine(url)
     assert {"tables", "table_actions", "alembic_version"} <= set(inspect(engine).get_table_names())
+    engine.dispose()
+
+
+def test_upgrade_turns_stored_english_default_names_into_null(tmp_path: Path) -> None:
+    from alembic import command
+    from alembic.config import Config
+
+    url = f"sqlite:///{tmp_path / 'old.sqlite3'}"
+    engine = create_engine(url)
+    config = Config()
+    config.set_main_option("script_location", str(Path(db.__file__).parent / "migrations"))
+    with engine.begin() as connection:
+        config.attributes["connection"] = connection
+        command.upgrade(config, "0001")
+    seats = [
+        {"seat": 0, "type": "me", "name": "Player 1", "level": None, "token_hash": "a"},
+        {"seat": 1, "type": "link", "name": "Ann", "level": None, "token_hash": "b"},
+        {"seat": 2, "type": "bot", "name": "Bot (easy)", "level": "easy", "token_hash": None},
+        # A friend's seat handed to a bot kept its person default.
+        {"seat": 3, "type": "bot", "name": "Player 4", "level": "hard", "token_hash": None},
+    ]
+    row = {"id": "t1", "game": "luxor2001", "options": {}, "seats": seats, "seed": "0"}
+    row |= {"status": "playing", "version": 0, "creator_hash": "c", "spectator_hash": "s"}
+    row |= {"created": db.now(), "updated": db.now()}
+    with engine.begin() as connection:
+        connection.execute(insert(db.tables).values(**row))
+    db.upgrade(url)
+    with engine.begin() as connection:
+        stored = connection.execute(select(db.tables.c.seats)).scalar_one()
+    assert [s["name"] for s in stored] == [None, "Ann", None, None]
+    with engine.begin() as connection:
+        config.attributes["connection"] = connection
+        command.downgrade(config, "0001")
+        stored = connection.execute(select(db.tables.c.seats)).scalar_one()
+    assert [s["name"] for s in stored] == ["Player 1", "Ann", "Bot (easy)", "Bot (hard)"]
     engine.dispose()
 
 

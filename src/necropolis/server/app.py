@@ -245,7 +245,8 @@ def create_app(settings: Settings) -> FastAPI:
                 "game": live.row.game,
                 "options": live.row.options,
                 "seats": [
-                    {"type": s["type"], "level": s.get("level"), "name": s["name"]} for s in turned
+                    {"type": s["type"], "level": s.get("level"), "name": s.get("name")}
+                    for s in turned
                 ],
                 "creator_token": token,
             }
@@ -283,7 +284,11 @@ def create_app(settings: Settings) -> FastAPI:
         data = filter.record(
             live.row.game,
             live.row.options,
-            [str(s["name"]) for s in live.row.seats],
+            # The record's seats as the terminal plays them: a person, or the bot's level.
+            [
+                "human" if s["type"] != "bot" else str(s.get("level") or "medium")
+                for s in live.row.seats
+            ],
             [a for _, a in live.actions],
             live.row.created.isoformat(timespec="seconds"),
         )
@@ -452,7 +457,7 @@ def _summary(row: db.TableRow, version: int | None = None) -> TableSummary:
         created=row.created,
         updated=row.updated,
         seats=[
-            SeatInfo(seat=int(s["seat"]), type=s["type"], name=str(s["name"]), level=s.get("level"))
+            SeatInfo(seat=int(s["seat"]), type=s["type"], name=s.get("name"), level=s.get("level"))
             for s in row.seats
         ],
     )
@@ -491,7 +496,8 @@ async def _create(service: Tables, body: CreateTable) -> CreatedTable:
     for k, request in enumerate(body.seats):
         person = request.type in PERSON_TYPES
         level = None if person else (request.level or "medium")
-        name = request.name or (f"Player {k + 1}" if person else f"Bot ({level})")
+        # No name given: null, which every client writes in its own language ("Player 2").
+        name = (request.name or "").strip() or None
         token = (
             tokens.derived_token(creator_token, table_id, tokens.seat_role(k)) if person else None
         )

@@ -24,7 +24,7 @@ def seat_states(live: LiveTable) -> list[SeatState]:
         SeatState(
             seat=int(s["seat"]),
             type=s["type"],
-            name=str(s["name"]),
+            name=s.get("name"),
             level=s.get("level"),
             connected=s["type"] == "bot" or int(s["seat"]) in connected,
         )
@@ -77,10 +77,11 @@ def replay(game: Game, actions: list[int], step: int, seat: int | None) -> Repla
 
 
 def record(
-    game: str, options: dict[str, Any], names: list[str], actions: list[int], created: str
+    game: str, options: dict[str, Any], seats: list[str], actions: list[int], created: str
 ) -> dict[str, Any]:
     """The match record of a finished table, as the CLI replays it; the seed left out
-    (chance outcomes are in the actions, so nothing is lost by it)."""
-    match = MatchRecord(game, dict(options), names, list(actions), seed=None)
+    (chance outcomes are in the actions, so nothing is lost by it). ``seats`` are the
+    terminal's seat kinds ("human" or a bot's level), not people's names."""
+    match = MatchRecord(game, dict(options), seats, list(actions), seed=None)
     match.created = created
     return match.to_json()

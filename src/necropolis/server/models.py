@@ -75,7 +75,8 @@ class CreateTable(Strict):
 class SeatInfo(BaseModel):
     seat: int
     type: SeatType
-    name: str
+    #: None when no name was given: clients write a default in their language.
+    name: str | None
     level: Level | None
     token: str | None = None
 
@@ -150,7 +151,8 @@ ClientMessage = Annotated[Hello | Act | Ping, Field(discriminator="type")]
 class SeatState(BaseModel):
     seat: int
     type: SeatType
-    name: str
+    #: None when no name was given: clients write a default in their language.
+    name: str | None
     level: Level | None
     connected: bool
 

@@ -81,10 +81,15 @@ describe("say", () => {
   it("takes a log entry's acting seat as its {seat}", () => {
     expect(say({ kind: "took", seat: 0, params: { count: 1 } }, reader, "en")).toBe("Ann took 1 scarab");
   });
-  it("treats the server's default seat names as no name", () => {
-    expect(givenName("Player 2")).toBeNull();
-    expect(givenName("Bot (hard)")).toBeNull();
+  it("takes a seat without a name (null from the server) as no name", () => {
+    expect(givenName(null)).toBeNull();
+    expect(givenName(" ")).toBeNull();
     expect(givenName("Ann")).toBe("Ann");
+  });
+  it("writes a seat without a name in the reader's language", () => {
+    const unnamed = { ...reader, viewer: null, names: [null, null] };
+    expect(say({ kind: "wait_for", params: { acting_seat: 1 } }, unnamed, "nl")).toBe("Wachten op Speler 2");
+    expect(say({ kind: "wait_for", params: { acting_seat: 1 } }, unnamed, "it")).toBe("In attesa di Giocatore 2");
   });
   it("falls back to the server's English text in another language", () => {
     expect(say({ kind: "took", params: { seat: 2, count: 3 }, text: "Player 3 took 3 scarabs" }, reader, "nl")).toBe("Player 3 took 3 scarabs");

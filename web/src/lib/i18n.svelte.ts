@@ -162,11 +162,9 @@ export function translator(reader: Reader): (key: string, params?: Record<string
 }
 
 /**
- * The name a person gave a seat, or null when the server's default stands ("Player 2",
- * "Bot (easy)"): defaults are written in the reader's language instead.
+ * The name a person gave a seat, or null when none was given (the server sends null):
+ * the seat's default is then written in the reader's language ("Speler 2").
  */
 export function givenName(name: string | null | undefined): string | null {
-  if (!name) return null;
-  if (/^Player \d+$/.test(name) || /^Bot \((easy|medium|hard)\)$/.test(name)) return null;
-  return name;
+  return name?.trim() || null;
 }
