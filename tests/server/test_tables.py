@@ -373,9 +373,9 @@ def test_upgrade_turns_stored_english_default_names_into_null(tmp_path: Path) ->
         # A friend's seat handed to a bot kept its person default.
         {"seat": 3, "type": "bot", "name": "Player 4", "level": "hard", "token_hash": None},
     ]
-    row = {"id": "t1", "game": "luxor2001", "options": {}, "seats": seats, "seed": "0"}
-    row |= {"status": "playing", "version": 0, "creator_hash": "c", "spectator_hash": "s"}
-    row |= {"created": db.now(), "updated": db.now()}
+    row: dict[str, Any] = {"id": "t1", "game": "luxor2001", "options": {}, "seats": seats}
+    row |= {"seed": "0", "status": "playing", "version": 0, "creator_hash": "c"}
+    row |= {"spectator_hash": "s", "created": db.now(), "updated": db.now()}
     with engine.begin() as connection:
         connection.execute(insert(db.tables).values(**row))
     db.upgrade(url)
