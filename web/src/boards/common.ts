@@ -3,6 +3,7 @@
  * without colour, the rule that turns the seat's legal decisions into the targets a click
  * may pick next, and the translation of the data file's component ids.
  */
+import { inOrder, nextOf, type AnyOrder } from "../lib/choices";
 import type { ActionInfo } from "./types";
 
 /** Okabe–Ito, seat 0..5: the same colours as the terminal and every other screen. */
@@ -39,17 +40,17 @@ export function seatShapePath(seat: number, cx: number, cy: number, r: number): 
 
 /**
  * The targets a click may pick next, each with the decisions it leads on to: for every
- * decision whose targets begin with `picked`, its target at position `picked.length`.
+ * decision whose targets begin with `picked`, its target at position `picked.length`
+ * (or, for targets the board picks in any order, each of its run's members not picked).
  */
-export function nextTargets(actions: ActionInfo[], picked: string[]): Map<string, ActionInfo[]> {
+export function nextTargets(actions: ActionInfo[], picked: string[], anyOrder: AnyOrder = inOrder): Map<string, ActionInfo[]> {
   const next = new Map<string, ActionInfo[]>();
   for (const a of actions) {
-    if (a.targets.length <= picked.length) continue;
-    if (!picked.every((p, i) => a.targets[i] === p)) continue;
-    const target = a.targets[picked.length];
-    const list = next.get(target);
-    if (list) list.push(a);
-    else next.set(target, [a]);
+    for (const target of nextOf(a.targets, picked, anyOrder) ?? []) {
+      const list = next.get(target);
+      if (list) list.push(a);
+      else next.set(target, [a]);
+    }
   }
   return next;
 }

@@ -1,7 +1,11 @@
-/** Game id → its board component; a game without one gets the generic board. */
+/**
+ * Game id → its board component (a game without one gets the generic board), and the
+ * board's rule for targets that may be picked in any order (none, unless it says so).
+ */
 import type { Component } from "svelte";
 import GenericBoard from "./GenericBoard.svelte";
-import HorusBoard from "./HorusBoard.svelte";
+import HorusBoard, { anyOrder as horusAnyOrder } from "./HorusBoard.svelte";
+import { inOrder, type AnyOrder } from "../lib/choices";
 import LuxorBoard from "./LuxorBoard.svelte";
 import Luxor2001Board from "./Luxor2001Board.svelte";
 import type { BoardProps } from "./types";
@@ -14,4 +18,12 @@ export const boards: Record<string, Component<BoardProps>> = {
 
 export function boardFor(game: string): Component<BoardProps> {
   return boards[game] ?? GenericBoard;
+}
+
+const anyOrders: Record<string, AnyOrder> = {
+  horus: horusAnyOrder,
+};
+
+export function anyOrderFor(game: string): AnyOrder {
+  return anyOrders[game] ?? inOrder;
 }

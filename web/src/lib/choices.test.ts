@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { ActionInfo } from "../boards/types";
-import { candidates, completed, nextTargets, pick, sharedParams, through } from "./choices";
+import { candidates, completed, nextOf, nextTargets, pick, sharedParams, through } from "./choices";
 
 function act(action: number, targets: string[], kind = "move"): ActionInfo {
   return { action, kind, params: {}, targets, text: `action ${action}` };
@@ -50,6 +50,45 @@ describe("choices", () => {
     const mixed = [act(8, ["die:1"]), act(9, ["die:2", "square:4"]), act(10, ["die:2", "square:5"])];
     expect(pick(mixed, [], "die:1").send?.action).toBe(8);
     expect(pick(mixed, [], "die:2").send).toBeNull();
+  });
+});
+
+describe("targets a board picks in any order", () => {
+  // A reroll of a set of dice, listed by the engine in die order; "stop" has no targets.
+  const dice = (mask: number) => [0, 1, 2, 3].filter((i) => (mask >> i) & 1).map((i) => `die:${i}`);
+  const rerolls = [act(0, [], "stop"), ...Array.from({ length: 15 }, (_, k) => act(k + 1, dice(k + 1), "reroll"))];
+  const anyDie = (target: string) => target.startsWith("die:");
+
+  it("offers every die after any die, not only the later ones", () => {
+    expect(nextTargets(rerolls, ["die:3"], anyDie).sort()).toEqual(["die:0", "die:1", "die:2"]);
+    expect(nextTargets(rerolls, ["die:3"])).toEqual([]);
+  });
+  it("maps the dice picked in any order to the action of that set", () => {
+    let picked: string[] = [];
+    for (const die of ["die:2", "die:0", "die:3"]) {
+      const c = pick(rerolls, picked, die, anyDie);
+      expect(c.send).toBeNull();
+      picked = c.picked;
+    }
+    expect(picked).toEqual(["die:2", "die:0", "die:3"]);
+    // the set {0, 2, 3} is mask 13; adding die 1 would still be possible
+    expect(completed(rerolls, picked, anyDie).map((a) => a.action)).toEqual([13]);
+    expect(candidates(rerolls, picked, anyDie).map((a) => a.action)).toEqual([13, 15]);
+    expect(through(rerolls, picked, "die:1", anyDie).map((a) => a.action)).toEqual([15]);
+    expect(pick(rerolls, picked, "die:1", anyDie).send?.action).toBe(15);
+  });
+  it("never takes a die twice", () => {
+    expect(pick(rerolls, ["die:2"], "die:2", anyDie)).toEqual({ picked: ["die:2"], send: null });
+  });
+  it("keeps the order of targets outside the run", () => {
+    const mixed = ["card:1", "die:0", "die:1", "square:4"];
+    expect(nextOf(mixed, [], anyDie)).toEqual(["card:1"]);
+    expect(nextOf(mixed, ["card:1"], anyDie)).toEqual(["die:0", "die:1"]);
+    expect(nextOf(mixed, ["card:1", "die:1"], anyDie)).toEqual(["die:0"]);
+    expect(nextOf(mixed, ["card:1", "die:1", "die:0"], anyDie)).toEqual(["square:4"]);
+    expect(nextOf(mixed, ["card:1", "die:1", "die:0", "square:4"], anyDie)).toEqual([]);
+    expect(nextOf(mixed, ["die:0"], anyDie)).toBeNull();
+    expect(nextOf(mixed, ["card:1", "square:4"], anyDie)).toBeNull();
   });
 });
 
