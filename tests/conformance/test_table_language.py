@@ -1,5 +1,6 @@
 """Every game's table language, under random play: log entries, prompts, descriptors and
-score breakdowns are well formed, keyed by declared kinds, and add up to the scores.
+score breakdowns are well formed, keyed by declared kinds, and add up to the scores; a
+seat's breakdown shows it its own hidden values and nothing of another seat's.
 
 Rule-specific assertions (which events a rulebook example produces) live in each game's
 own tests; this file holds what every game owes the server and the web table.
@@ -98,9 +99,56 @@ def test_breakdowns_add_up_to_the_scores(game_id: str) -> None:
     for seed in range(1000):
         players = cls.min_players + seed % (cls.max_players - cls.min_players + 1)
         state = _random_match(game_id, players, seed)
-        breakdown = state.score_breakdown()
-        assert [b["seat"] for b in breakdown] == list(range(players))
-        for seat, score in enumerate(state.scores()):
-            parts = breakdown[seat]["parts"]
-            assert sum(p["points"] for p in parts) == pytest.approx(breakdown[seat]["total"])
-            assert breakdown[seat]["total"] == pytest.approx(score)
+        # At the end every viewer, spectators too, sees the whole score.
+        for viewer in [None, *range(players)]:
+            breakdown = state.score_breakdown(viewer)
+            assert [b["seat"] for b in breakdown] == list(range(players))
+            for seat, score in enumerate(state.scores()):
+                parts = breakdown[seat]["parts"]
+                assert sum(p["points"] for p in parts) == pytest.approx(breakdown[seat]["total"])
+                assert breakdown[seat]["total"] == pytest.approx(score)
+            assert breakdown == state.score_breakdown(None)
+
+
+def _positions(game_id: str, players: int, seed: int, every: int) -> list[State]:
+    """Positions of a random match, one every ``every`` steps, the end left out."""
+    state = load_game(game_id, players=players).new_initial_state()
+    rng = random.Random(seed)
+    out = []
+    while not state.is_terminal():
+        if state.move_number() % every == 0:
+            out.append(state.clone())
+        if state.current_player() == CHANCE:
+            state.apply_action(sample_chance(state, rng))
+        else:
+            actions = [a for s in state.acting_seats() for a in state.legal_actions(s)]
+            state.apply_action(rng.choice(actions))
+    return out
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_a_breakdown_shows_a_seat_its_own_hidden_values_and_nothing_of_others(
+    game_id: str,
+) -> None:
+    cls = load_game(game_id)
+    rng = random.Random(5)
+    own_differs = 0
+    for seed in range(6):
+        players = cls.min_players + seed % (cls.max_players - cls.min_players + 1)
+        for state in _positions(game_id, players, seed, every=7):
+            public = state.score_breakdown(None)
+            for seat in range(players):
+                mine = state.score_breakdown(seat)
+                # Other seats' rows are what a spectator sees of them.
+                assert [b for b in mine if b["seat"] != seat] == [
+                    b for b in public if b["seat"] != seat
+                ]
+                own_differs += mine[seat] != public[seat]
+                # Worlds this seat cannot tell apart (every other seat's hidden values
+                # redrawn) give it the same breakdown, and a spectator too.
+                for _ in range(2):
+                    world = state.resample(seat, rng)
+                    assert world.score_breakdown(seat) == mine
+                    assert world.score_breakdown(None) == public
+    # A seat's own row does show it what it alone knows, at some point of these matches.
+    assert own_differs > 0

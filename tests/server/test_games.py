@@ -79,7 +79,7 @@ def check_messages(
             assert message["prompt"] == state.prompt(seat)
         else:
             assert message["prompt"] is None
-        assert message["breakdown"] == state.score_breakdown()
+        assert message["breakdown"] == state.score_breakdown(seat)
         since = version
         checked += 1
     return checked

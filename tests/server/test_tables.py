@@ -246,7 +246,7 @@ def test_record_and_replay_of_a_finished_table(server: Server, tmp_path: Path) -
             assert replay["step"] == step and replay["steps"] == final["version"]
             assert replay["view"] == states[step].view(seat)
             assert replay["log"] == [e for e in states[step].log(seat)]
-            assert replay["breakdown"] == states[step].score_breakdown()
+            assert replay["breakdown"] == states[step].score_breakdown(seat)
     bad = server.get(f"/api/tables/{table_id}/replay?step={final['version'] + 1}", token)
     assert bad.status_code == 400 and bad.json()["error"]["code"] == "bad_step"
 

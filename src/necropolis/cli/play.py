@@ -347,7 +347,7 @@ class TerminalMatch:
         self.term.draw_final(screen)
         kinds = [self.kind(s) for s in range(len(self.seats))]
         self.out.print(
-            breakdown_table(self.state.score_breakdown(), self.state.returns(), viewer, kinds)
+            breakdown_table(self.state.score_breakdown(viewer), self.state.returns(), viewer, kinds)
         )
         self.out.print(self.save(self.path), soft_wrap=True)
 

@@ -120,4 +120,6 @@ def replay(
     )
     term.draw_final(screen, clear=pausing)
     if done:
-        console.print(breakdown_table(final.score_breakdown(), final.returns(), viewer, kinds))
+        console.print(
+            breakdown_table(final.score_breakdown(viewer), final.returns(), viewer, kinds)
+        )

@@ -359,11 +359,14 @@ class State(ABC):
         text = self.game.message("do", params, seat if seat >= 0 else None)
         return {"action": action, "kind": "do", "params": params, "targets": [], "text": text}
 
-    def score_breakdown(self) -> list[SeatScore]:
-        """Per seat, named parts that add up exactly to its score.
+    def score_breakdown(self, viewer: int | None = None) -> list[SeatScore]:
+        """Per seat, named parts that add up exactly to its score, as ``viewer`` may know it.
 
-        During play only what is public; everything once the match is over, when each
-        ``total`` equals :meth:`scores`. The default is a single part per seat.
+        During play, what is public, and in ``viewer``'s own row also what that seat may
+        see of its own hidden values (``None``, a spectator: only what is public); never
+        anything of another seat's hidden values, even one ``viewer`` has seen. Everything
+        once the match is over, when each ``total`` equals :meth:`scores` for every viewer.
+        The default is a single part per seat, for games whose scores are public.
         """
         scores = self.scores()
         return [

@@ -2,8 +2,8 @@
 
 A message is made from what the viewer may know and nothing else: the state's view for
 that seat, that seat's own legal actions with their descriptors, its prompt, the log as
-narrated for it, the public score breakdown and the version. It never reads the seed, the
-history, or another seat's view. The WebSocket ``state`` message, the answer to a
+narrated for it, the score breakdown as it may know it, and the version. It never reads
+the seed, the history, or another seat's view. The WebSocket ``state`` message, the answer to a
 refusal, the replay endpoint and the downloadable record (which leaves out the seed, and
 is offered only for finished tables) all come from here.
 """
@@ -54,7 +54,7 @@ def state_message(live: LiveTable, seat: int | None, since: int) -> StateMessage
         prompt=state.prompt(seat) if may_act else None,
         actions=actions,
         log=live.log_since(seat, since),
-        breakdown=state.score_breakdown(),
+        breakdown=state.score_breakdown(seat),
     )
 
 
@@ -72,7 +72,7 @@ def replay(game: Game, actions: list[int], step: int, seat: int | None) -> Repla
         seat=seat,
         view=state.view(seat),
         log=log,
-        breakdown=state.score_breakdown(),
+        breakdown=state.score_breakdown(seat),
     )
 
 

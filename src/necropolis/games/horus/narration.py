@@ -801,13 +801,16 @@ def _describe(s: HorusState, seat: int, act: int) -> tuple[str, dict[str, Any], 
 # --- the score ---------------------------------------------------------------------------------
 
 
-def score_breakdown(s: HorusState) -> list[SeatScore]:
-    """Per seat, what its score is made of: during play only what the whole table sees
-    (idols lie face up, chest rolls are public), everything once the match is over."""
-    return [_seat_score(s, seat, s.node == N_TERMINAL) for seat in range(s.n)]
+def score_breakdown(s: HorusState, viewer: int | None = None) -> list[SeatScore]:
+    """Per seat, what its score is made of: during play what the whole table sees (idols
+    lie face up, chest rolls are public), and in ``viewer``'s own row everything it
+    carries, since it sees its own cards and Bag (what escaping now would score);
+    everything once the match is over."""
+    over = s.node == N_TERMINAL
+    return [_seat_score(s, seat, over, seat == viewer) for seat in range(s.n)]
 
 
-def _seat_score(s: HorusState, seat: int, over: bool) -> SeatScore:
+def _seat_score(s: HorusState, seat: int, over: bool, own: bool = False) -> SeatScore:
     parts: list[dict[str, Any]] = []
 
     def part(kind: str, points: int, **params: Any) -> None:
@@ -817,9 +820,11 @@ def _seat_score(s: HorusState, seat: int, over: bool) -> SeatScore:
     idols = [t for t in cards if cp.CARD_KIND[t] == cp.IDOL]
     idol_points = sum(cp.CARD_VALUE[t] for t in idols)
     rolls = s.chest_rolls[seat]
-    if over and s.status[seat] != ESCAPED:
+    # A seat sees all it carries; an adventurer crushed, sealed in or mummified is out.
+    out = s.status[seat] in (CRUSHED, SEALED, MUMMIFIED)
+    if (over and s.status[seat] != ESCAPED) or (own and out):
         part("score_not_out", 0, status=_STATUS_TERMS[s.status[seat]])
-    elif over:
+    elif over or own:
         treasures = sum(cp.CARD_VALUE[t] for t in cards if cp.CARD_KIND[t] == cp.TREASURE)
         necklaces = sum(cp.CARD_VALUE[t] for t in cards if cp.CARD_KIND[t] == cp.NECKLACE)
         gods = {cp.CARD_GOD[t] for t in cards if cp.CARD_KIND[t] in (cp.TREASURE, cp.IDOL)}
@@ -835,7 +840,7 @@ def _seat_score(s: HorusState, seat: int, over: bool) -> SeatScore:
             part("score_chests", sum(rolls), rolls=[str(r) for r in rolls])
         if gods:
             part("score_variety", cp.VARIETY_BONUS[len(gods)], gods=len(gods))
-        if not parts:
+        if not parts and over:
             part("score_nothing", 0)
     else:
         if idols:

@@ -196,8 +196,8 @@ class HorusState(State):
     def action_info(self, action: int) -> dict[str, Any]:
         return narration.action_info(self, action)
 
-    def score_breakdown(self) -> list[dict[str, Any]]:
-        return narration.score_breakdown(self)
+    def score_breakdown(self, viewer: int | None = None) -> list[dict[str, Any]]:
+        return narration.score_breakdown(self, viewer)
 
     # --- outcome --------------------------------------------------------------------------
 

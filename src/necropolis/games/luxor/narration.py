@@ -782,10 +782,11 @@ def action_info(st: LuxorState, action: int) -> ActionInfo:
 _PARTS = ("score_track", "score_adventurers", "score_sarcophagi", "score_keys", "score_sets")
 
 
-def score_breakdown(st: LuxorState) -> list[SeatScore]:
+def score_breakdown(st: LuxorState, viewer: int | None = None) -> list[SeatScore]:
     """Per seat the six parts of the final scoring; during play the scarabs' values stay
     hidden (their part counts them at 0), so the total is what the seat would score now
-    without them, and at the end it is the score."""
+    without them, except in ``viewer``'s own row, whose scarabs it has seen; at the end
+    it is the score."""
     over = st.final is not None
     out: list[SeatScore] = []
     tiebreak = scoring.tiebreak(st)
@@ -801,7 +802,7 @@ def score_breakdown(st: LuxorState) -> list[SeatScore]:
                 params["sets"] = count_sets(types, st.wilds[seat])
             parts.append(_part(st, kind, params, row[i], seat))
         count = sum(st.scarabs[seat])
-        if over:
+        if over or seat == viewer:
             parts.append(
                 _part(st, "score_scarabs", {"points": row[5], "scarabs": count}, row[5], seat)
             )

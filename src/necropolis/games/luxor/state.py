@@ -215,8 +215,8 @@ class LuxorState(State):
     def action_info(self, action: int) -> ActionInfo:
         return narration.action_info(self, action)
 
-    def score_breakdown(self) -> list[SeatScore]:
-        return narration.score_breakdown(self)
+    def score_breakdown(self, viewer: int | None = None) -> list[SeatScore]:
+        return narration.score_breakdown(self, viewer)
 
     def returns(self) -> list[float]:
         if self.final is None:

@@ -668,12 +668,15 @@ def _part_adder(game: Game, parts: list[dict[str, Any]], seat: int) -> Callable[
     return part
 
 
-def score_breakdown(st: LuxorState) -> list[SeatScore]:
-    """Per seat, parts that add up to its score: what is public now, everything at the end.
+def score_breakdown(st: LuxorState, viewer: int | None = None) -> list[SeatScore]:
+    """Per seat, parts that add up to its score, as ``viewer`` may know them.
 
-    During play every sarcophagus value and pharaoh card is hidden from some seat, and the
-    breakdown is shown to all, so it lists only the closed sarcophagi (worth 0 until they
-    are turned up); at the end one part per sarcophagus and the pharaoh card's part.
+    During play every sarcophagus value and pharaoh card is hidden from some seat, so a
+    row lists only the closed sarcophagi (worth 0 until they are turned up), except
+    ``viewer``'s own: one part per sarcophagus it has looked at, the rest closed, and its
+    pharaoh card's part as things stand. A value ``viewer`` saw in another seat's hands
+    (a sarcophagus it gave up to a curse) stays out of that seat's row. At the end one
+    part per sarcophagus and the pharaoh card's part, for every viewer.
     """
     game = st.game
     ended = st.phase == rules.END
@@ -683,7 +686,23 @@ def score_breakdown(st: LuxorState) -> list[SeatScore]:
         part = _part_adder(game, parts, seat)
 
         held = sorted(st.held[seat], key=lambda c: (VALUE_EYES[c & 7], VALUE_POINTS[c & 7]))
-        if ended:
+        if seat == viewer and not ended:
+            closed = []
+            for code in held:
+                if code >> 3 & (1 << seat):
+                    value = code & 7
+                    eyes, points = VALUE_EYES[value], VALUE_POINTS[value]
+                    part("part_sarcophagus", points, {"eyes": eyes, "points": points})
+                else:
+                    closed.append(VALUE_EYES[code & 7])
+            if closed:
+                part("part_sarcophagi_closed", 0, {"count": len(closed), "eyes": closed})
+            animal = st.pharaoh[seat]
+            if animal >= 0 and st.occupant[animal] == seat:
+                part("part_pharaoh_bonus", PHARAOH_BONUS, {"animal": ANIMALS[animal]})
+            elif animal >= 0:
+                part("part_pharaoh_none", 0, {"animal": ANIMALS[animal]})
+        elif ended:
             for code in held:
                 value = code & 7
                 eyes, points = VALUE_EYES[value], VALUE_POINTS[value]

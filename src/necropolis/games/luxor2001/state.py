@@ -208,8 +208,8 @@ class LuxorState(State):
     def action_info(self, action: int) -> ActionInfo:
         return narration.action_info(self, action)
 
-    def score_breakdown(self) -> list[SeatScore]:
-        return narration.score_breakdown(self)
+    def score_breakdown(self, viewer: int | None = None) -> list[SeatScore]:
+        return narration.score_breakdown(self, viewer)
 
     def scores(self) -> list[float]:
         """Points so far: sarcophagus values, plus the pharaoh bonus where it applies."""
