@@ -10,6 +10,7 @@ Screenshots go to ``reports/screenshots/``.
 from __future__ import annotations
 
 import fcntl
+import os
 import shutil
 import subprocess
 from collections.abc import Iterator
@@ -24,6 +25,7 @@ ROOT = Path(__file__).resolve().parents[2]
 STATIC = ROOT / "src" / "necropolis" / "server" / "static"
 WEB = ROOT / "web"
 SHOTS = ROOT / "reports" / "screenshots"
+NODE_BIN = ROOT / ".venv" / "node" / "bin"
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
     "--no-sandbox",
@@ -46,7 +48,11 @@ def _ensure_built() -> None:
 
     Test workers run in parallel: a lock file lets one of them build while the others
     wait, then find the build fresh."""
-    npm = shutil.which("npm")
+    # The Node.js scripts/setup installed into .venv when the system's is too old, first.
+    env = dict(os.environ)
+    if NODE_BIN.is_dir():
+        env["PATH"] = f"{NODE_BIN}{os.pathsep}{env.get('PATH', '')}"
+    npm = shutil.which("npm", path=env.get("PATH"))
     with (WEB / ".build.lock").open("w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         index = STATIC / "index.html"
@@ -55,8 +61,8 @@ def _ensure_built() -> None:
         if npm is None:
             pytest.fail("the web page is not built and npm is missing: run scripts/setup")
         if not (WEB / "node_modules").is_dir():
-            subprocess.run([npm, "ci"], cwd=WEB, check=True)
-        subprocess.run([npm, "run", "build"], cwd=WEB, check=True)
+            subprocess.run([npm, "ci"], cwd=WEB, check=True, env=env)
+        subprocess.run([npm, "run", "build"], cwd=WEB, check=True, env=env)
 
 
 @pytest.fixture(scope="session")
