@@ -56,6 +56,17 @@ class Connection:
         return self.outbox.popleft()
 
 
+@dataclass(eq=False)
+class SentCache:
+    """The filter's ``state`` messages for one table version and one line of seats: the
+    parts every viewer shares, and each ``(viewer, since)``'s JSON text."""
+
+    version: int
+    seats: list[dict[str, Any]]
+    public: dict[str, Any]
+    texts: dict[tuple[int | None, int], str] = field(default_factory=dict)
+
+
 class LiveTable:
     """One table, loaded: its row, its state and its connections in this process."""
 
@@ -72,6 +83,8 @@ class LiveTable:
         self.lock = asyncio.Lock()
         self.connections: set[Connection] = set()
         self.driver: asyncio.Task[None] | None = None
+        #: The filter's messages at the current version (see ``filter.state_text``).
+        self.sent: SentCache | None = None
         #: When this process last used the table (monotonic seconds).
         self.touched = time.monotonic()
 
