@@ -98,7 +98,9 @@ class LiveTable:
 
     @property
     def viewers(self) -> list[int | None]:
-        return [None, *range(self.game.num_players)]
+        """Who may watch the table: spectators (None) and each person seat. A bot seat has
+        no token, so nobody ever watches as it, and its log is not narrated."""
+        return [None, *(s for s in range(self.game.num_players) if not self.is_bot(s))]
 
     def seat_type(self, seat: int) -> str:
         return str(self.row.seats[seat]["type"])
@@ -106,10 +108,15 @@ class LiveTable:
     def is_bot(self, seat: int) -> bool:
         return self.seat_type(seat) == "bot"
 
-    def apply(self, seat: int | None, action: int) -> None:
-        """Apply a committed action and narrate it for every viewer."""
-        before = self.state.clone()
-        self.state.apply_action(action)
+    def apply(self, seat: int | None, action: int, after: State | None = None) -> None:
+        """Apply a committed action and narrate it for every viewer. ``after``, if given,
+        is the state with the action already applied (the door built it to check the
+        action before committing it), which saves applying it twice."""
+        before = self.state
+        if after is None:
+            after = before.clone()
+            after.apply_action(action)
+        self.state = after
         self.actions.append((seat, action))
         self.narrations.append(
             {viewer: self.state.narrate(before, action, viewer) for viewer in self.viewers}
@@ -122,8 +129,12 @@ class LiveTable:
         if version >= self.narrated_from:
             entries: list[LogEntry] = []
             for narration in self.narrations[version - self.narrated_from :]:
-                entries.extend(narration[viewer])
-            return entries
+                told = narration.get(viewer)
+                if told is None:  # a seat that was a bot's when the action was narrated
+                    break
+                entries.extend(told)
+            else:
+                return entries
         return [e for e in self.state.log(viewer) if e["index"] >= version]
 
     def who(self, token: str) -> tuple[bool, int | None]:

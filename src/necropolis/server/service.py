@@ -239,9 +239,9 @@ class Tables:
     async def _commit(self, live: LiveTable, seat: int | None, action: int) -> Refusal | None:
         """Append at the table's version, then apply; the caller holds the lock."""
         index = live.version
-        before = live.state.clone()
-        before.apply_action(action)
-        finished = before.is_terminal()
+        after = live.state.clone()
+        after.apply_action(action)
+        finished = after.is_terminal()
         try:
             await self.writer.append(Append(live.id, index, seat, action, finished))
         except VersionConflictError:
@@ -253,7 +253,7 @@ class Tables:
             return Refusal(
                 "stale_version", f"The table moved on to version {live.version}: see the new state."
             )
-        live.apply(seat, action)
+        live.apply(seat, action, after)
         live.row.version = live.version
         live.row.updated = now()
         return None
