@@ -78,6 +78,41 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+def run_queue_seconds(pid: int) -> float:
+    """Time the threads of process ``pid`` have spent ready to run, waiting for a CPU
+    (a loaded machine shows here, not in the process's own CPU time)."""
+    total = 0
+    with contextlib.suppress(OSError):
+        for thread in os.listdir(f"/proc/{pid}/task"):
+            with (
+                contextlib.suppress(OSError, IndexError, ValueError),
+                open(f"/proc/{pid}/task/{thread}/schedstat", encoding="ascii") as stat,
+            ):
+                total += int(stat.read().split()[1])
+    return total / 1e9
+
+
+def descendants_cpu_seconds(pid: int) -> float:
+    """CPU time used by the processes descended from ``pid`` that are running now (the
+    bot pool's fork server and workers)."""
+    parents: dict[int, int] = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            with (
+                contextlib.suppress(OSError, IndexError, ValueError),
+                open(f"/proc/{entry}/stat", encoding="ascii") as stat,
+            ):
+                parents[int(entry)] = int(stat.read().rsplit(")", 1)[1].split()[1])
+    total = 0.0
+    for child, parent in parents.items():
+        while parent not in (0, 1, pid) and parent in parents:
+            parent = parents[parent]
+        if parent == pid:
+            with contextlib.suppress(OSError):
+                total += cpu_seconds(child)
+    return total
+
+
 @dataclass
 class Server:
     base: str
@@ -312,9 +347,13 @@ async def level(
         run.measuring = True
         started = time.monotonic()
         server_cpu = cpu_seconds(server.pid)
+        server_waiting = run_queue_seconds(server.pid)
+        bots_cpu = descendants_cpu_seconds(server.pid)
         client_cpu = time.process_time()
         await asyncio.sleep(seconds)
         server_cpu = cpu_seconds(server.pid) - server_cpu
+        server_waiting = run_queue_seconds(server.pid) - server_waiting
+        bots_cpu = descendants_cpu_seconds(server.pid) - bots_cpu
         client_cpu = time.process_time() - client_cpu
         run.measuring = False
         run.playing = False
@@ -341,7 +380,9 @@ async def level(
         "finished_tables": sum(t.finished for t in tables),
         "server_cpu_ms_per_action": 1000 * server_cpu / max(1, committed),
         "client_cpu_ms_per_action": 1000 * client_cpu / max(1, committed),
+        "bots_cpu_ms_per_action": 1000 * bots_cpu / max(1, committed),
         "server_cpu_share": server_cpu / elapsed,
+        "server_waiting_share": server_waiting / elapsed,
     }
 
 
@@ -353,7 +394,9 @@ def report(db: str, result: dict[str, Any], label: str) -> None:
         f"latency p50 {result['p50_ms']:6.1f} ms  p95 {result['p95_ms']:6.1f} ms  "
         f"p99 {result['p99_ms']:6.1f} ms  "
         f"CPU/action server {result['server_cpu_ms_per_action']:.2f} ms "
-        f"({100 * result['server_cpu_share']:.0f}% of a core) "
+        f"({100 * result['server_cpu_share']:.0f}% of a core; ready but waiting for one "
+        f"{100 * result['server_waiting_share']:.0f}% of the time) "
+        f"bot workers {result['bots_cpu_ms_per_action']:.2f} ms "
         f"client {result['client_cpu_ms_per_action']:.2f} ms  ({result['samples']} samples; "
         f"client loop lag p99 {result['client_lag_p99_ms']:.1f} ms; "
         f"connecting took {result['open_seconds']:.1f} s)",

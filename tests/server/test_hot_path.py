@@ -17,7 +17,7 @@ import pytest
 
 from necropolis.engine.protocol import CHANCE, sample_chance
 from necropolis.games import game_ids, load_game
-from necropolis.server import db, filter
+from necropolis.server import bots, db, filter
 from necropolis.server.live import Connection, LiveTable
 from necropolis.server.models import StateMessage
 from necropolis.server.service import new_row
@@ -54,7 +54,7 @@ def test_state_text_is_the_validated_models_text_through_a_whole_match(game_id: 
         if state.current_player() == CHANCE:
             live.apply(None, sample_chance(state, rng))
         else:
-            seat = list(state.acting_seats())[0]
+            seat = next(iter(state.acting_seats()))
             live.apply(seat, rng.choice(state.legal_actions(seat)))
     assert json.loads(filter.state_text(live, 0, 0)[1])["status"] == "finished"
 
@@ -107,3 +107,35 @@ def test_append_many_commits_a_batch_and_skips_an_index_already_taken(db_url: st
             store.append("b", 0, 0, 1, False)
     finally:
         engine.dispose()
+
+
+def test_a_bot_worker_keeps_a_tables_state_and_replays_only_what_is_new() -> None:
+    game_id = game_ids()[0]
+    live = _live(game_id)
+    rng = random.Random(3)
+    bots._kept.clear()
+    # (the record, the seat to decide) at three moments a seat is asked to decide
+    marks: list[tuple[list[int], int]] = []
+    while not live.state.is_terminal() and len(marks) < 3:
+        state = live.state
+        if state.current_player() == CHANCE:
+            live.apply(None, sample_chance(state, rng))
+            continue
+        seat = next(iter(state.acting_seats()))
+        if live.version > 0:
+            marks.append(([a for _, a in live.actions], seat))
+        live.apply(seat, rng.choice(state.legal_actions(seat)))
+    for actions, seat in marks:
+        bots.decide(game_id, {}, actions, seat, "easy", "t1")
+        (kept_actions, kept), *_ = bots._kept.values()
+        fresh = load_game(game_id).new_initial_state()
+        for action in actions:
+            fresh.apply_action(action)
+        assert kept_actions == actions
+        assert [kept.view(v) for v in live.viewers] == [fresh.view(v) for v in live.viewers]
+        assert str(kept) == str(fresh)
+    # Another record under the same table id (not a continuation) is replayed afresh.
+    bots.decide(game_id, {}, *marks[0], "easy", "t1")
+    (kept_actions, kept), *_ = bots._kept.values()
+    assert kept_actions == marks[0][0]
+    assert len(bots._kept) == 1

@@ -320,7 +320,14 @@ class Tables:
                 break
             try:
                 return await loop.run_in_executor(
-                    pool, bots.decide, live.game.id, dict(live.game.options), actions, seat, level
+                    pool,
+                    bots.decide,
+                    live.game.id,
+                    dict(live.game.options),
+                    actions,
+                    seat,
+                    level,
+                    live.id,
                 )
             except BrokenProcessPool:
                 log.warning("the bot pool broke; starting a new one")
