@@ -24,8 +24,9 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from necropolis.engine.protocol import State
 
-#: Tables whose states one worker keeps (the least recently used is dropped).
-KEPT_STATES = 128
+#: Tables whose states one worker keeps (the least recently used is dropped): more than
+#: a busy server has in play, or each table would push out the one needed next.
+KEPT_STATES = 1024
 #: Per worker: table -> (the actions its state has applied, the state).
 _kept: OrderedDict[str, tuple[list[int], State]] = OrderedDict()
 
