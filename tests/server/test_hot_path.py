@@ -139,3 +139,22 @@ def test_a_bot_worker_keeps_a_tables_state_and_replays_only_what_is_new() -> Non
     (kept_actions, kept), *_ = bots._kept.values()
     assert kept_actions == marks[0][0]
     assert len(bots._kept) == 1
+
+
+def test_a_seat_handed_to_a_bot_is_narrated_while_its_person_still_watches() -> None:
+    players = load_game(game_ids()[0]).num_players
+    live = _live(game_ids()[0], ["link", "link"] + ["bot"] * (players - 2))
+    live.connections.add(Connection(seat=0, version=0))
+    live.row.seats = [dict(s) for s in live.row.seats]
+    for seat in (0, 1):
+        live.row.seats[seat].update(type="bot", level="easy", token_hash=None)
+    state = live.state
+    if state.current_player() == CHANCE:
+        live.apply(None, sample_chance(state, random.Random(1)))
+    else:
+        seat = next(iter(state.acting_seats()))
+        live.apply(seat, state.legal_actions(seat)[0])
+    # Seat 1 and the bots': nobody watches as them.
+    assert set(live.narrations[-1]) == {None, 0}
+    assert live.log_since(0, 0) == live.state.log(0)
+    assert live.log_since(1, 0) == live.state.log(1)

@@ -271,14 +271,21 @@ class Store:
         with self.engine.begin() as c:
             for a in appends:
                 at = now()
-                inserted = c.execute(
-                    insert_or_skip(table_actions)
-                    .values(table_id=a.table_id, index=a.index, seat=a.seat, action=a.action, at=at)
-                    .on_conflict_do_nothing()
-                ).rowcount
+                # RETURNING, not the row count: psycopg reported a skipped row as written.
+                inserted = (
+                    c.execute(
+                        insert_or_skip(table_actions)
+                        .values(
+                            table_id=a.table_id, index=a.index, seat=a.seat, action=a.action, at=at
+                        )
+                        .on_conflict_do_nothing()
+                        .returning(table_actions.c.index)
+                    ).first()
+                    is not None
+                )
                 if inserted:
                     c.execute(_move_on(a, at))
-                done.append(bool(inserted))
+                done.append(inserted)
         return done
 
     def _append_one(self, a: Append) -> bool:

@@ -98,9 +98,14 @@ class LiveTable:
 
     @property
     def viewers(self) -> list[int | None]:
-        """Who may watch the table: spectators (None) and each person seat. A bot seat has
-        no token, so nobody ever watches as it, and its log is not narrated."""
-        return [None, *(s for s in range(self.game.num_players) if not self.is_bot(s))]
+        """Who may watch the table: spectators (None), each person seat, and a seat handed
+        to a bot while its person's connection is still open. A bot seat has no token, so
+        nobody else ever watches as it, and its log is not narrated."""
+        watching = {c.seat for c in self.connections}
+        return [
+            None,
+            *(s for s in range(self.game.num_players) if not self.is_bot(s) or s in watching),
+        ]
 
     def seat_type(self, seat: int) -> str:
         return str(self.row.seats[seat]["type"])
