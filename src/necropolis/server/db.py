@@ -133,6 +133,9 @@ def make_engine(url: str) -> Engine:
             cursor.close()
 
         return engine
+    # Ten connections are more than one process uses: its writes go through one writer
+    # (service.Writer), and its reads run in the event loop's default thread pool
+    # (min(32, CPUs + 4) threads); the overflow is for a larger machine's pool.
     return create_engine(url, pool_pre_ping=True, pool_size=10, max_overflow=20)
 
 
