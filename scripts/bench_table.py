@@ -8,8 +8,15 @@ actions committed per second and the latency from a person's ``act`` to every se
 table receiving the state that holds it (p50, p95, p99), for each connection count.
 Everything is bounded: each level runs ``--seconds`` and the whole run stops by itself.
 
+It also prints the CPU time the server process and this client spent per committed action
+(the machine is often shared, and CPU per action moves less with its load than latency
+does), and with ``--reference REV`` it runs the server of git revision ``REV`` (its
+``src/`` taken with ``git archive``, run by the same interpreter) at each level just before
+the current one, so that both are measured under the same load, and prints their ratio.
+
     .venv/bin/python scripts/bench_table.py                       # 10, 100, 1000; both databases
     .venv/bin/python scripts/bench_table.py --connections 100 --db sqlite --seconds 10
+    .venv/bin/python scripts/bench_table.py --reference 18a86c7   # before/after in one run
 """
 
 from __future__ import annotations
@@ -20,6 +27,7 @@ import contextlib
 import gc
 import os
 import random
+import shlex
 import signal
 import socket
 import statistics
@@ -51,11 +59,83 @@ def free_port() -> int:
 
 
 @contextlib.contextmanager
-def serve(db_url: str | None, data_dir: Path, bot_workers: int) -> Iterator[str]:
-    """A ``necropolis serve`` process on loopback; yields its base URL, then stops it."""
+def reference_source(revision: str) -> Iterator[Path]:
+    """The ``src/`` directory of git revision ``revision``, in a temporary directory."""
+    with tempfile.TemporaryDirectory(prefix="bench-ref-") as where:
+        archive = subprocess.run(
+            ["git", "-C", str(ROOT), "archive", "--format=tar", revision, "src"],
+            check=True,
+            capture_output=True,
+        ).stdout
+        subprocess.run(["tar", "-x", "-C", where], input=archive, check=True)
+        yield Path(where) / "src"
+
+
+def cpu_seconds(pid: int) -> float:
+    """User and system CPU time process ``pid`` has used (its own, not its children's)."""
+    with open(f"/proc/{pid}/stat", encoding="ascii") as stat:
+        fields = stat.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def run_queue_seconds(pid: int) -> float:
+    """Time the threads of process ``pid`` have spent ready to run, waiting for a CPU
+    (a loaded machine shows here, not in the process's own CPU time)."""
+    total = 0
+    with contextlib.suppress(OSError):
+        for thread in os.listdir(f"/proc/{pid}/task"):
+            with (
+                contextlib.suppress(OSError, IndexError, ValueError),
+                open(f"/proc/{pid}/task/{thread}/schedstat", encoding="ascii") as stat,
+            ):
+                total += int(stat.read().split()[1])
+    return total / 1e9
+
+
+def descendants_cpu_seconds(pid: int) -> float:
+    """CPU time used by the processes descended from ``pid`` that are running now (the
+    bot pool's fork server and workers)."""
+    parents: dict[int, int] = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            with (
+                contextlib.suppress(OSError, IndexError, ValueError),
+                open(f"/proc/{entry}/stat", encoding="ascii") as stat,
+            ):
+                parents[int(entry)] = int(stat.read().rsplit(")", 1)[1].split()[1])
+    total = 0.0
+    for child, parent in parents.items():
+        while parent not in (0, 1, pid) and parent in parents:
+            parent = parents[parent]
+        if parent == pid:
+            with contextlib.suppress(OSError):
+                total += cpu_seconds(child)
+    return total
+
+
+@dataclass
+class Server:
+    base: str
+    pid: int
+
+
+@contextlib.contextmanager
+def serve(
+    db_url: str | None, data_dir: Path, bot_workers: int, source: Path | None = None
+) -> Iterator[Server]:
+    """A ``necropolis serve`` process on loopback (of the package in ``source``, if given,
+    else the installed one); yields its base URL and pid, then stops it."""
     port = free_port()
+    environment = dict(os.environ)
+    if source is None:
+        program = [str(ROOT / ".venv" / "bin" / "necropolis")]
+    else:
+        # The reference's package comes first on the path, before the installed one.
+        environment["PYTHONPATH"] = str(source)
+        environment["NECROPOLIS_STATIC_DIR"] = str(ROOT / "src/necropolis/server/static")
+        program = [sys.executable, "-c", "from necropolis.cli.main import app; app()"]
     command = [
-        str(ROOT / ".venv" / "bin" / "necropolis"),
+        *program,
         "serve",
         "--host",
         HOST,
@@ -70,7 +150,7 @@ def serve(db_url: str | None, data_dir: Path, bot_workers: int) -> Iterator[str]
         command += ["--db", db_url]
     log = open(data_dir / "serve.log", "wb")  # noqa: SIM115 - closed below
     process = subprocess.Popen(
-        command, stdout=log, stderr=subprocess.STDOUT, start_new_session=True
+        command, stdout=log, stderr=subprocess.STDOUT, start_new_session=True, env=environment
     )
     base = f"http://{HOST}:{port}"
     try:
@@ -87,7 +167,7 @@ def serve(db_url: str | None, data_dir: Path, bot_workers: int) -> Iterator[str]
             if time.monotonic() > deadline:
                 raise RuntimeError("necropolis serve did not answer within 60 s")
             time.sleep(0.1)
-        yield base
+        yield Server(base, process.pid)
     finally:
         with contextlib.suppress(ProcessLookupError):
             os.killpg(process.pid, signal.SIGTERM)
@@ -216,13 +296,14 @@ async def loop_lag(samples: list[float], stop: asyncio.Event) -> None:
 
 
 async def level(
-    base: str,
+    server: Server,
     connections: int,
     seconds: float,
     think: float,
     games: list[str],
     connect_timeout: float = 300,
 ) -> dict[str, Any]:
+    base = server.base
     people = 2
     run = Run(think=think)
     tables: list[Table] = []
@@ -265,7 +346,15 @@ async def level(
         run.versions_at_start = dict(run.versions_now)
         run.measuring = True
         started = time.monotonic()
+        server_cpu = cpu_seconds(server.pid)
+        server_waiting = run_queue_seconds(server.pid)
+        bots_cpu = descendants_cpu_seconds(server.pid)
+        client_cpu = time.process_time()
         await asyncio.sleep(seconds)
+        server_cpu = cpu_seconds(server.pid) - server_cpu
+        server_waiting = run_queue_seconds(server.pid) - server_waiting
+        bots_cpu = descendants_cpu_seconds(server.pid) - bots_cpu
+        client_cpu = time.process_time() - client_cpu
         run.measuring = False
         run.playing = False
         elapsed = time.monotonic() - started
@@ -289,20 +378,39 @@ async def level(
         "mean_ms": 1000 * statistics.fmean(run.latencies) if run.latencies else float("nan"),
         "client_lag_p99_ms": 1000 * percentile(lag, 0.99) if lag else float("nan"),
         "finished_tables": sum(t.finished for t in tables),
+        "server_cpu_ms_per_action": 1000 * server_cpu / max(1, committed),
+        "client_cpu_ms_per_action": 1000 * client_cpu / max(1, committed),
+        "bots_cpu_ms_per_action": 1000 * bots_cpu / max(1, committed),
+        "server_cpu_share": server_cpu / elapsed,
+        "server_waiting_share": server_waiting / elapsed,
     }
 
 
-def report(db: str, result: dict[str, Any]) -> None:
+def report(db: str, result: dict[str, Any], label: str) -> None:
     print(
-        f"{db:10} {result['connections']:5d} conns {result['tables']:4d} tables  "
+        f"{label:9} {db:10} {result['connections']:5d} conns {result['tables']:4d} tables  "
         f"{result['actions_per_second']:7.1f} actions/s "
         f"({result['person_actions_per_second']:6.1f} by people)  "
         f"latency p50 {result['p50_ms']:6.1f} ms  p95 {result['p95_ms']:6.1f} ms  "
-        f"p99 {result['p99_ms']:6.1f} ms  ({result['samples']} samples; "
+        f"p99 {result['p99_ms']:6.1f} ms  "
+        f"CPU/action server {result['server_cpu_ms_per_action']:.2f} ms "
+        f"({100 * result['server_cpu_share']:.0f}% of a core; its threads waited for a CPU "
+        f"{result['server_waiting_share']:.2f} s a second) "
+        f"bot workers {result['bots_cpu_ms_per_action']:.2f} ms "
+        f"client {result['client_cpu_ms_per_action']:.2f} ms  ({result['samples']} samples; "
         f"client loop lag p99 {result['client_lag_p99_ms']:.1f} ms; "
         f"connecting took {result['open_seconds']:.1f} s)",
         flush=True,
     )
+
+
+#: What the comparison line divides, current by reference.
+RATIOS = [
+    ("actions/s", "actions_per_second"),
+    ("p50", "p50_ms"),
+    ("p99", "p99_ms"),
+    ("server CPU/action", "server_cpu_ms_per_action"),
+]
 
 
 def main() -> None:
@@ -313,32 +421,62 @@ def main() -> None:
     parser.add_argument("--think", type=float, default=1.0, help="a person's mean delay (s)")
     parser.add_argument("--bot-workers", type=int, default=1)
     parser.add_argument("--games", default="", help="comma-separated ids (default: all)")
+    parser.add_argument(
+        "--reference",
+        default=None,
+        metavar="REV",
+        help="also run git revision REV's server at each level, just before this one's",
+    )
     arguments = parser.parse_args()
+    print(f"bench_table: {shlex.join(sys.argv[1:]) or '(defaults)'}")
+    head = subprocess.run(
+        ["git", "-C", str(ROOT), "describe", "--always", "--dirty"], capture_output=True, text=True
+    ).stdout.strip()
+    with open("/proc/loadavg", encoding="ascii") as loadavg:
+        load = " ".join(loadavg.read().split()[:3])
+    print(f"current: {head or '?'}; {os.cpu_count()} CPUs; load average {load} at the start")
     levels = [int(n) for n in arguments.connections.split(",") if n]
     # Large heaps of long-lived client objects make the collector's pauses show as latency.
     gc.freeze()
     for db in arguments.db.split(","):
         with contextlib.ExitStack() as stack:
+            variants: list[tuple[str, Path | None]] = [("current", None)]
+            if arguments.reference:
+                reference = stack.enter_context(reference_source(arguments.reference))
+                variants.insert(0, (f"ref {arguments.reference}"[:9], reference))
             db_url: str | None = None
             if db == "postgres":
                 db_url = stack.enter_context(realservers.throwaway_postgres(max_connections=300))
             elif db != "sqlite":
                 parser.error(f"unknown database {db!r}: sqlite or postgres")
             for connections in levels:
-                data_dir = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="bench-")))
-                if db_url is not None:
-                    name = f"bench_{connections}_{os.getpid()}"
-                    level_url = realservers.create_database(db_url, name)
-                else:
-                    level_url = None
-                with serve(level_url, data_dir, arguments.bot_workers) as base:
-                    games = [g for g in arguments.games.split(",") if g] or [
-                        g["id"] for g in httpx.get(base + "/api/games", timeout=30).json()
-                    ]
-                    result = asyncio.run(
-                        level(base, connections, arguments.seconds, arguments.think, games)
+                results: list[dict[str, Any]] = []
+                for label, source in variants:
+                    data_dir = Path(
+                        stack.enter_context(tempfile.TemporaryDirectory(prefix="bench-"))
                     )
-                report(db, result)
+                    if db_url is not None:
+                        name = f"bench_{connections}_{len(results)}_{os.getpid()}"
+                        level_url = realservers.create_database(db_url, name)
+                    else:
+                        level_url = None
+                    with serve(level_url, data_dir, arguments.bot_workers, source) as server:
+                        games = [g for g in arguments.games.split(",") if g] or [
+                            g["id"]
+                            for g in httpx.get(server.base + "/api/games", timeout=30).json()
+                        ]
+                        result = asyncio.run(
+                            level(server, connections, arguments.seconds, arguments.think, games)
+                        )
+                    report(db, result, label)
+                    results.append(result)
+                if len(results) == 2:
+                    ratios = "; ".join(
+                        f"{name} {results[1][key] / results[0][key]:.2f}" for name, key in RATIOS
+                    )
+                    print(
+                        f"{'ratio':9} {db:10} {connections:5d} conns  current/reference: {ratios}"
+                    )
 
 
 if __name__ == "__main__":

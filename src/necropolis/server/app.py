@@ -588,9 +588,8 @@ async def _write(websocket: WebSocket, live: LiveTable, connection: Connection) 
         if item == CLOSE:
             return
         if item == WAKE:
-            message = filter.state_message(live, connection.seat, connection.version)
-            connection.version = message.version
-            text = message.model_dump_json()
+            version, text = filter.state_text(live, connection.seat, connection.version)
+            connection.version = version
         else:
             text = item.model_dump_json()
         try:

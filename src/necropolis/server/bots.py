@@ -4,7 +4,10 @@ A second of search in the server's own process would stall every connection, so 
 decision runs in a ``forkserver`` process pool: the worker gets the game, its options,
 the table's actions and the seat, replays the record, and decides through the seat's
 :class:`~necropolis.engine.seat.SeatWindow` with one of the levels of
-:mod:`necropolis.bots`. It returns only an action id.
+:mod:`necropolis.bots`. It returns only an action id. Each worker keeps the states of the
+tables it decided for lately, so that the next decision at a table applies only the
+actions committed since (the record only grows; a state whose actions are not a prefix
+of the table's is replayed afresh).
 """
 
 from __future__ import annotations
@@ -14,8 +17,18 @@ import os
 import random
 import threading
 import time
+from collections import OrderedDict
 from concurrent.futures import ProcessPoolExecutor
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from necropolis.engine.protocol import State
+
+#: Tables whose states one worker keeps (the least recently used is dropped): more than
+#: a busy server has in play, or each table would push out the one needed next.
+KEPT_STATES = 1024
+#: Per worker: table -> (the actions its state has applied, the state).
+_kept: OrderedDict[str, tuple[list[int], State]] = OrderedDict()
 
 
 def _alive(pid: int) -> bool:
@@ -61,14 +74,31 @@ def make_pool(workers: int) -> ProcessPoolExecutor:
     )
 
 
-def decide(game_id: str, options: dict[str, Any], actions: list[int], seat: int, level: str) -> int:
-    """The action the bot of ``level`` plays for ``seat`` after ``actions`` (in a worker)."""
+def decide(
+    game_id: str,
+    options: dict[str, Any],
+    actions: list[int],
+    seat: int,
+    level: str,
+    table_id: str | None = None,
+) -> int:
+    """The action the bot of ``level`` plays for ``seat`` after ``actions`` (in a worker);
+    ``table_id`` names the table whose state the worker may keep for next time."""
     from necropolis.bots import make_bot
     from necropolis.engine.seat import SeatWindow
     from necropolis.games import load_game
 
-    state = load_game(game_id, **options).new_initial_state()
-    for action in actions:
+    key = f"{table_id}:{game_id}:{sorted(options.items())}" if table_id is not None else None
+    kept = _kept.pop(key, None) if key is not None else None
+    if kept is not None and len(kept[0]) <= len(actions) and actions[: len(kept[0])] == kept[0]:
+        done, state = kept
+    else:
+        done, state = [], load_game(game_id, **options).new_initial_state()
+    for action in actions[len(done) :]:
         state.apply_action(action)
+    if key is not None:
+        _kept[key] = (list(actions), state)
+        while len(_kept) > KEPT_STATES:
+            _kept.popitem(last=False)
     bot = make_bot(level)
     return bot.choose(SeatWindow(state, seat), random.Random())

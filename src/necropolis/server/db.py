@@ -9,6 +9,7 @@ functions here are synchronous; the server calls them from worker threads.
 
 from __future__ import annotations
 
+import contextlib
 import fcntl
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -34,6 +35,7 @@ from sqlalchemy import (
     select,
     update,
 )
+from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import IntegrityError
 
@@ -91,6 +93,17 @@ class VersionConflictError(Exception):
     """Another writer appended at the same index first."""
 
 
+@dataclass(frozen=True)
+class Append:
+    """One action to commit: the table's action number ``index``."""
+
+    table_id: str
+    index: int
+    seat: int | None
+    action: int
+    finished: bool
+
+
 def now() -> datetime:
     return datetime.now(UTC)
 
@@ -120,6 +133,9 @@ def make_engine(url: str) -> Engine:
             cursor.close()
 
         return engine
+    # Ten connections are more than one process uses: its writes go through one writer
+    # (service.Writer), and its reads run in the event loop's default thread pool
+    # (min(32, CPUs + 4) threads); the overflow is for a larger machine's pool.
     return create_engine(url, pool_pre_ping=True, pool_size=10, max_overflow=20)
 
 
@@ -158,6 +174,14 @@ def upgrade(url: str) -> None:
             command.upgrade(config, "head")
     finally:
         engine.dispose()
+
+
+def _move_on(a: Append, at: datetime) -> Any:
+    """The table row's update that goes with appending ``a``."""
+    values: dict[str, Any] = {"version": a.index + 1, "updated": at}
+    if a.finished:
+        values["status"] = FINISHED
+    return update(tables).where(tables.c.id == a.table_id).values(**values)
 
 
 def _row(r: Any) -> TableRow:
@@ -226,20 +250,60 @@ class Store:
 
         Raises :class:`VersionConflictError` when that index is already taken.
         """
+        if not self.append_many([Append(table_id, index, seat, action, finished)])[0]:
+            raise VersionConflictError(table_id)
+
+    def append_many(self, appends: list[Append]) -> list[bool]:
+        """Commit several tables' actions in one transaction (one sync to disk for all);
+        per action, False when its index was already taken (that one is not written).
+
+        An index already taken is skipped by ``ON CONFLICT DO NOTHING`` so that it does
+        not undo the others; on a database without it, or if the batch fails for another
+        reason, each action is committed in a transaction of its own.
+        """
+        insert_or_skip = {"sqlite": sqlite.insert, "postgresql": postgresql.insert}.get(
+            self.engine.dialect.name
+        )
+        if insert_or_skip is not None and len(appends) > 1:
+            with contextlib.suppress(IntegrityError):
+                return self._append_batch(appends, insert_or_skip)
+        return [self._append_one(a) for a in appends]
+
+    def _append_batch(self, appends: list[Append], insert_or_skip: Any) -> list[bool]:
+        done: list[bool] = []
+        with self.engine.begin() as c:
+            for a in appends:
+                at = now()
+                # RETURNING, not the row count: psycopg reported a skipped row as written.
+                inserted = (
+                    c.execute(
+                        insert_or_skip(table_actions)
+                        .values(
+                            table_id=a.table_id, index=a.index, seat=a.seat, action=a.action, at=at
+                        )
+                        .on_conflict_do_nothing()
+                        .returning(table_actions.c.index)
+                    ).first()
+                    is not None
+                )
+                if inserted:
+                    c.execute(_move_on(a, at))
+                done.append(inserted)
+        return done
+
+    def _append_one(self, a: Append) -> bool:
         at = now()
         try:
             with self.engine.begin() as c:
                 c.execute(
                     insert(table_actions).values(
-                        table_id=table_id, index=index, seat=seat, action=action, at=at
+                        table_id=a.table_id, index=a.index, seat=a.seat, action=a.action, at=at
                     )
                 )
-                values: dict[str, Any] = {"version": index + 1, "updated": at}
-                if finished:
-                    values["status"] = FINISHED
-                c.execute(update(tables).where(tables.c.id == table_id).values(**values))
+                c.execute(_move_on(a, at))
         except IntegrityError:
-            raise VersionConflictError(table_id) from None
+            return False
+        return True
 
     def set_seats(self, table_id: str, seats: list[dict[str, Any]]) -> None:
         with self.engine.begin() as c:

@@ -56,6 +56,17 @@ class Connection:
         return self.outbox.popleft()
 
 
+@dataclass(eq=False)
+class SentCache:
+    """The filter's ``state`` messages for one table version and one line of seats: the
+    parts every viewer shares, and each ``(viewer, since)``'s JSON text."""
+
+    version: int
+    seats: list[dict[str, Any]]
+    public: dict[str, Any]
+    texts: dict[tuple[int | None, int], str] = field(default_factory=dict)
+
+
 class LiveTable:
     """One table, loaded: its row, its state and its connections in this process."""
 
@@ -72,6 +83,8 @@ class LiveTable:
         self.lock = asyncio.Lock()
         self.connections: set[Connection] = set()
         self.driver: asyncio.Task[None] | None = None
+        #: The filter's messages at the current version (see ``filter.state_text``).
+        self.sent: SentCache | None = None
         #: When this process last used the table (monotonic seconds).
         self.touched = time.monotonic()
 
@@ -85,7 +98,14 @@ class LiveTable:
 
     @property
     def viewers(self) -> list[int | None]:
-        return [None, *range(self.game.num_players)]
+        """Who may watch the table: spectators (None), each person seat, and a seat handed
+        to a bot while its person's connection is still open. A bot seat has no token, so
+        nobody else ever watches as it, and its log is not narrated."""
+        watching = {c.seat for c in self.connections}
+        return [
+            None,
+            *(s for s in range(self.game.num_players) if not self.is_bot(s) or s in watching),
+        ]
 
     def seat_type(self, seat: int) -> str:
         return str(self.row.seats[seat]["type"])
@@ -93,10 +113,15 @@ class LiveTable:
     def is_bot(self, seat: int) -> bool:
         return self.seat_type(seat) == "bot"
 
-    def apply(self, seat: int | None, action: int) -> None:
-        """Apply a committed action and narrate it for every viewer."""
-        before = self.state.clone()
-        self.state.apply_action(action)
+    def apply(self, seat: int | None, action: int, after: State | None = None) -> None:
+        """Apply a committed action and narrate it for every viewer. ``after``, if given,
+        is the state with the action already applied (the door built it to check the
+        action before committing it), which saves applying it twice."""
+        before = self.state
+        if after is None:
+            after = before.clone()
+            after.apply_action(action)
+        self.state = after
         self.actions.append((seat, action))
         self.narrations.append(
             {viewer: self.state.narrate(before, action, viewer) for viewer in self.viewers}
@@ -109,8 +134,12 @@ class LiveTable:
         if version >= self.narrated_from:
             entries: list[LogEntry] = []
             for narration in self.narrations[version - self.narrated_from :]:
-                entries.extend(narration[viewer])
-            return entries
+                told = narration.get(viewer)
+                if told is None:  # a seat that was a bot's when the action was narrated
+                    break
+                entries.extend(told)
+            else:
+                return entries
         return [e for e in self.state.log(viewer) if e["index"] >= version]
 
     def who(self, token: str) -> tuple[bool, int | None]:
