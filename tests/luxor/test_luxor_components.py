@@ -15,6 +15,18 @@ def test_cards() -> None:
         assert any(deck[kind] for deck in c.HORUS_DECKS), c.CARD_NAMES[kind]
 
 
+def test_one_fewer_cards_print_a_number() -> None:
+    # Four "one adventurer fewer" cards (the reconstructed level table), each printing 1, 2
+    # or 3 tiles (rulebook page 8); at least one shows 1, as in Ani's example there.
+    kinds = (c.ONE_FEWER_1, c.ONE_FEWER_2, c.ONE_FEWER_3)
+    assert [c.CARD_NAMES[k] for k in kinds] == ["one_fewer_1", "one_fewer_2", "one_fewer_3"]
+    assert [c.CARD_REACH[k] for k in kinds] == [1, 2, 3]
+    assert all(c.CARD_MODE[k] == c.MODE_FIXED for k in kinds)
+    assert c.ONE_FEWER_COPIES == (2, 1, 1)
+    assert [[deck[k] for k in kinds] for deck in c.HORUS_DECKS] == [[2, 0, 0], [0, 1, 0], [0, 0, 1]]
+    assert c._DATA["one_fewer_cards"]["provenance"] == "reconstructed"
+
+
 def test_tiles() -> None:
     per_type = [c.TREASURE_COUNTS[t * 5 : t * 5 + 5] for t in range(3)]
     assert per_type == [(1, 4, 3, 1, 1)] * 3

@@ -21,7 +21,7 @@ from necropolis.games.luxor.components import (
     HORUS_2_OR_3,
     LAST_TO_SECOND,
     ONE,
-    ONE_FEWER,
+    ONE_FEWER_1,
     RANGE_3,
     SCARAB,
     SCARAB_VALUES,
@@ -380,18 +380,21 @@ def test_last_to_second_to_last_onto_an_empty_field_does_nothing_more() -> None:
 
 
 def test_one_adventurer_fewer() -> None:
-    # Page 8: Ani moves to the next tile; with 2 adventurers there she takes a treasure
-    # that normally needs 3.
+    # Page 8: Ani plays her "one adventurer fewer" card and moves her adventurer to the next
+    # tile; with 2 adventurers there she takes a treasure that normally needs 3. The card
+    # moves the number of tiles printed on it (its text beside step 1, page 4): hers shows
+    # 1, so she chooses only which adventurer goes, never how far.
     st = start(treasures={12: VASE + NEEDS_3})
     put_adventurers(st, 0, {11: 1, 12: 1})
-    put_hand(st, 0, [ONE_FEWER, ONE, ONE, ONE, ONE], [0, *[deck_origin(st)] * 4])
+    put_hand(st, 0, [ONE_FEWER_1, ONE, ONE, ONE, ONE], [0, *[deck_origin(st)] * 4])
     st.apply_action(rules.PLAY_LEFT)
     assert st.legal_actions() == [rules.MOVE_FROM + 11, rules.MOVE_FROM + 12]
-    st.apply_action(rules.MOVE_FROM + 11)
-    assert st.legal_actions() == [rules.FORWARD + 0, rules.FORWARD + 1, rules.FORWARD + 2]
-    assert st.action_info(rules.FORWARD + 0)["params"]["need"] == 2  # one fewer than 3
-    log = narrated(st, rules.FORWARD + 0)
+    info = st.action_info(rules.MOVE_FROM + 11)
+    assert info["kind"] == "move_treasure"
+    assert info["params"]["steps"] == 1 and info["params"]["need"] == 2  # one fewer than 3
+    log = narrated(st, rules.MOVE_FROM + 11)
     assert at(st, 0, 12) == 2 and st.score[0] == 6 and st.tiles[12] == 0
+    assert ("moved", {"origin": 11, "steps": 1, "field": 12}) in log
     assert log[-1] == ("treasure_taken", {"field": 12, "treasure": "vase", "points": 6})
 
 

@@ -23,7 +23,8 @@ from necropolis.games.luxor.components import (
     LAST_TO_SECOND,
     NUM_FIELDS,
     ONE,
-    ONE_FEWER,
+    ONE_FEWER_1,
+    ONE_FEWER_3,
     PLUS_MINUS_ONE,
     SCARAB_OR_WILD,
     THREE,
@@ -303,12 +304,55 @@ def test_all_forward_with_all_on_one_tile_needs_no_choice() -> None:
 def test_the_one_fewer_discount_lasts_one_turn() -> None:
     st = start(treasures={12: VASE + NEEDS_3})
     put_adventurers(st, 0, {0: 1, 12: 1})
-    put_hand(st, 0, [ONE_FEWER, ONE, ONE, ONE, ONE], [0, *[deck_origin(st)] * 4])
+    put_hand(st, 0, [ONE_FEWER_1, ONE, ONE, ONE, ONE], [0, *[deck_origin(st)] * 4])
     st.apply_action(rules.PLAY_LEFT)
+    assert st.one_fewer
     st.apply_action(rules.MOVE_FROM + 0)
-    st.apply_action(rules.FORWARD + 0)
     finish_turn(st)
     assert not st.one_fewer
+
+
+@pytest.mark.parametrize("number", [1, 2, 3])
+def test_one_fewer_moves_exactly_its_printed_number(number: int) -> None:
+    # Page 4, the card's own text beside step 1: move one adventurer the number of tiles
+    # shown. Page 8's overview names the numbers 1, 2 and 3. Nothing is chosen but the
+    # adventurer: no distance is asked, not even with two adventurers to choose from.
+    kind = ONE_FEWER_1 + number - 1
+    st = start()
+    put_adventurers(st, 0, {2: 1, 20: 1})
+    put_hand(st, 0, [kind, ONE, ONE, ONE, ONE], [number - 1, *[deck_origin(st)] * 4])
+    st.apply_action(rules.PLAY_LEFT)
+    assert st.phase == rules.P_FIELD
+    assert st.prompt(0)["kind"] == "prompt_adventurer_steps"  # type: ignore[index]
+    assert st.prompt(0)["params"] == {"steps": number}  # type: ignore[index]
+    assert st.action_info(rules.MOVE_FROM + 2)["params"]["steps"] == number
+    st.apply_action(rules.MOVE_FROM + 2)
+    assert st.phase != rules.P_DIST
+    assert at(st, 0, 2 + number) == 1 and at(st, 0, 2) == 0 and at(st, 0, 20) == 1
+
+
+@pytest.mark.parametrize("number", [1, 2, 3])
+def test_one_fewer_with_one_adventurer_is_one_click(number: int) -> None:
+    # With a single adventurer able to move, the printed number leaves nothing to choose:
+    # the card is played and the move made at once, as with a "2" or a "3".
+    kind = ONE_FEWER_1 + number - 1
+    st = start()
+    put_adventurers(st, 0, {2: 2})
+    put_hand(st, 0, [kind, ONE, ONE, ONE, ONE], [number - 1, *[deck_origin(st)] * 4])
+    info = st.action_info(rules.PLAY_LEFT)
+    assert info["kind"] == "play_card_move"
+    assert info["params"]["steps"] == number and info["params"]["field"] == 2 + number
+    st.apply_action(rules.PLAY_LEFT)
+    assert at(st, 0, 2 + number) == 1 and at(st, 0, 2) == 1
+
+
+def test_one_fewer_three_cannot_stop_short() -> None:
+    # The printed 3 is exact: two tiles short of the chamber's far side it cannot move (it
+    # would overshoot the chamber), so only the other end card may be played.
+    st = start()
+    put_adventurers(st, 0, {40: 2})
+    put_hand(st, 0, [ONE_FEWER_3, ONE, ONE, ONE, ONE], [2, *[deck_origin(st)] * 4])
+    assert st.legal_actions() == [rules.PLAY_RIGHT]
 
 
 # --- the burial chamber and the end ------------------------------------------------------
@@ -455,5 +499,5 @@ def test_tie_goes_to_the_better_sarcophagus_or_is_shared() -> None:
 def test_game_object_figures() -> None:
     game = GAME(players=4)
     assert game.num_distinct_actions() == rules.NUM_ACTIONS
-    assert game.max_chance_outcomes() == 16
+    assert game.max_chance_outcomes() == 18  # card kinds, the largest chance space
     assert game.max_game_length() >= rules.MAX_ROUNDS * 4 * rules.MAX_ACTIONS_PER_TURN

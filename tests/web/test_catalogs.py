@@ -5,13 +5,16 @@ template in English, Dutch and Italian (``web/src/i18n/games/<game>.<lang>.json`
 uses exactly the parameters of the engine's English template, so that no sentence of any
 language loses or invents a parameter; the English catalog is the engine's text itself;
 no catalog keeps a kind the game no longer has; every language translates the same
-terms; and every language has the lobby's texts of each game (``lobby``: its title and
-description, and a label and a help line for each of its options).
+terms; every language has the lobby's texts of each game (``lobby``: its title and
+description, and a label and a help line for each of its options); and the English page,
+writing a real match's texts from its catalog the way ``web/src/lib`` does (terms for ids,
+``number_terms`` for numbered places), writes what the server and the terminal write.
 """
 
 from __future__ import annotations
 
 import json
+import random
 import re
 from pathlib import Path
 from typing import Any
@@ -19,13 +22,14 @@ from typing import Any
 import pytest
 
 import necropolis
-from necropolis.engine.language import KERNEL_MESSAGES, template_fields
+from necropolis.engine.language import KERNEL_MESSAGES, render, template_fields
+from necropolis.engine.protocol import sample_chance
 
 CATALOGS = Path(__file__).resolve().parents[2] / "web" / "src" / "i18n" / "games"
 GAMES = ("luxor2001", "luxor", "horus")
 LANGUAGES = ("en", "nl", "it")
-#: The sections of a catalog that are not message kinds.
-SECTIONS = ("terms", "lobby")
+#: A catalog's keys that are not message kinds.
+NOT_KINDS = frozenset({"terms", "number_terms", "lobby"})
 
 
 def catalog(game_id: str, lang: str) -> dict[str, Any]:
@@ -58,14 +62,14 @@ def test_every_kind_has_a_template_with_the_english_parameters(game_id: str, lan
 @pytest.mark.parametrize("game_id", GAMES)
 def test_no_stale_kinds(game_id: str, lang: str) -> None:
     english = declared(game_id)
-    stale = sorted(k for k in catalog(game_id, lang) if k not in SECTIONS and k not in english)
+    stale = sorted(k for k in catalog(game_id, lang) if k not in NOT_KINDS and k not in english)
     assert not stale, f"{game_id}.{lang}.json has kinds the game does not declare: {stale}"
 
 
 @pytest.mark.parametrize("game_id", GAMES)
 def test_english_catalog_is_the_engines_text(game_id: str) -> None:
     cat = catalog(game_id, "en")
-    assert {k: v for k, v in cat.items() if k not in SECTIONS} == declared(game_id)
+    assert {k: v for k, v in cat.items() if k not in NOT_KINDS} == declared(game_id)
 
 
 @pytest.mark.parametrize("lang", ("nl", "it"))
@@ -117,7 +121,7 @@ def test_plural_forms_are_well_formed() -> None:
     for game_id in GAMES:
         for lang in LANGUAGES:
             for kind, template in catalog(game_id, lang).items():
-                if kind in SECTIONS:
+                if kind in NOT_KINDS:
                     continue
                 depth = 0
                 for ch in template:
@@ -135,10 +139,69 @@ def test_italian_seats_stand_as_labels(game_id: str) -> None:
     label = re.compile(r"(^\{[a-z_]*seat\}:)|((: |\(|«)\{[a-z_]*seat\})")
     wrong = []
     for kind, template in catalog(game_id, "it").items():
-        if kind in SECTIONS:
+        if kind in NOT_KINDS:
             continue
         for m in re.finditer(r"\{[a-z_]*seat\}", template):
             around = template[max(0, m.start() - 2) : m.end() + 1]
             if not label.search(around if m.start() >= 2 else template[: m.end() + 1]):
                 wrong.append((kind, template))
     assert not wrong
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_numbered_places_are_the_same_in_every_language(game_id: str) -> None:
+    # number_terms names, per parameter, the family of terms that writes its numbers: every
+    # language uses the same families, and each family has its "#" form.
+    families = catalog(game_id, "en").get("number_terms", {})
+    for lang in LANGUAGES:
+        cat = catalog(game_id, lang)
+        assert cat.get("number_terms", {}) == families, f"{game_id}.{lang}"
+        for family in set(families.values()):
+            assert "#" in cat["terms"][family], f"{game_id}.{lang} {family}"
+
+
+def page_text(cat: dict[str, Any], kind: str, params: dict[str, Any], viewer: int | None) -> str:
+    """What web/src/lib/i18n.svelte.ts writes for a text in ``cat``'s language: string ids
+    as terms, whole numbers of a ``number_terms`` parameter as that family's place."""
+    terms: dict[str, str] = cat["terms"]
+    families: dict[str, str] = cat.get("number_terms", {})
+    words: dict[str, Any] = {}
+    for name, value in params.items():
+        family = families.get(name)
+        if family is not None and isinstance(value, int) and not isinstance(value, bool):
+            words[name] = terms.get(f"{family}.{value}") or terms[family].replace("#", str(value))
+        elif isinstance(value, str) and not (name == "seat" or name.endswith("_seat")):
+            words[name] = terms.get(value, value)
+        else:
+            words[name] = value
+    template = cat.get(kind) or KERNEL_MESSAGES[kind]
+    return render(template, words, viewer)
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_the_english_page_writes_what_the_server_writes(game_id: str) -> None:
+    # Every log entry, prompt and descriptor of a seeded random match, as the page renders
+    # it from the English catalog, is the engine's own English text (luxor's places
+    # included: "the stairs", "field 12", "the burial chamber", not a bare index).
+    cat = catalog(game_id, "en")
+    rng = random.Random(7)
+    state = necropolis.load_game(game_id).new_initial_state()
+    seen: set[str] = set()
+    while not state.is_terminal() and len(state.history()) < 400:
+        if state.is_chance_node():
+            state.apply_action(sample_chance(state, rng))
+            continue
+        seat = state.current_player()
+        if seat < 0:
+            seat = state.acting_seats()[0]
+        said = [state.prompt(seat)] + [state.action_info(a) for a in state.legal_actions(seat)]
+        for text in said:
+            if text is not None:
+                seen.add(text["kind"])
+                assert page_text(cat, text["kind"], text["params"], seat) == text["text"]
+        state.apply_action(rng.choice(state.legal_actions(seat)))
+    for entry in state.log(0):
+        seen.add(entry["kind"])
+        params = {"seat": entry["seat"], **entry["params"]}
+        assert page_text(cat, entry["kind"], params, 0) == entry["text"]
+    assert len(seen) > 10

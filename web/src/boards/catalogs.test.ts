@@ -5,11 +5,10 @@
  * and the words the boards ask for exist as terms in every language.
  */
 import { describe, expect, test } from "vitest";
+import { say, type Lang } from "../lib/i18n.svelte";
 import { templateFields } from "../lib/template";
 
 type Catalog = Record<string, unknown> & { terms: Record<string, string>; lobby: Record<string, string> };
-/** The sections of a catalog that are not message kinds. */
-const SECTIONS = ["terms", "lobby"];
 const files = import.meta.glob<Catalog>("../i18n/games/*.json", { eager: true, import: "default" });
 const BOARDS = import.meta.glob<string>("./*Board.svelte", { eager: true, query: "?raw", import: "default" });
 
@@ -20,15 +19,17 @@ function catalog(game: string, lang: string): Catalog {
 }
 const sorted = (s: Set<string>) => [...s].sort();
 const GAMES = { luxor2001: "Luxor2001Board", luxor: "LuxorBoard", horus: "HorusBoard" } as const;
+/** A catalog's keys that are not message kinds: its terms and how it writes numbered places. */
+const NOT_KINDS = new Set(["terms", "number_terms", "lobby"]);
 
 describe("game catalogs", () => {
   for (const game of Object.keys(GAMES)) {
     const en = catalog(game, "en");
-    const kinds = Object.keys(en).filter((k) => !SECTIONS.includes(k));
+    const kinds = Object.keys(en).filter((k) => !NOT_KINDS.has(k));
     for (const lang of ["nl", "it"]) {
       test(`${game}.${lang}: every kind, with the English parameters`, () => {
         const cat = catalog(game, lang);
-        expect(Object.keys(cat).filter((k) => !SECTIONS.includes(k)).sort()).toEqual([...kinds].sort());
+        expect(Object.keys(cat).filter((k) => !NOT_KINDS.has(k)).sort()).toEqual([...kinds].sort());
         for (const kind of kinds) {
           const mine = cat[kind];
           expect(typeof mine, `${lang} ${kind}`).toBe("string");
@@ -54,5 +55,33 @@ describe("game catalogs", () => {
       const terms = catalog(game, "en").terms;
       expect([...asked].filter((id) => !(id in terms)), board).toEqual([]);
     }
+  });
+});
+
+describe("luxor's places", () => {
+  // The engine sends a place as a path index (0 the stairs, 42 the burial chamber); the page
+  // writes it as the terminal does, in the reader's language, never as a bare number.
+  const reader = { game: "luxor", viewer: 0 };
+  const moved = (origin: number, field: number, lang: Lang) =>
+    say({ kind: "moved", seat: 1, params: { origin, steps: 2, field } }, reader, lang);
+  test("in English, as the server's own text", () => {
+    expect(moved(0, 3, "en")).toBe("Player 2 moved an adventurer 2 tiles from the stairs to field 3");
+    expect(moved(40, 42, "en")).toBe("Player 2 moved an adventurer 2 tiles from field 40 to the burial chamber");
+    expect(say({ kind: "move_from", params: { origin: 0 } }, reader, "en")).toBe("Move an adventurer from the stairs");
+  });
+  test("in Dutch", () => {
+    expect(moved(0, 3, "nl")).toBe("Speler 2 zette een avonturier 2 tegels van de trap naar veld 3");
+    expect(moved(40, 42, "nl")).toBe("Speler 2 zette een avonturier 2 tegels van veld 40 naar de grafkamer");
+    expect(say({ kind: "move_from", params: { origin: 0 } }, reader, "nl")).toBe("Verzet een avonturier vanaf de trap");
+  });
+  test("in Italian", () => {
+    expect(moved(0, 3, "it")).toBe("Giocatore 2: un avventuriero avanza dalla scala di 2 caselle fino alla casella 3");
+    expect(moved(40, 42, "it")).toBe("Giocatore 2: un avventuriero avanza dalla casella 40 di 2 caselle fino alla camera sepolcrale");
+    expect(say({ kind: "osiris_push", params: { landing: 9, field: 12 } }, reader, "it")).toBe(
+      "La tessera Osiride sulla casella 9 ha portato l'avventuriero fino alla casella 12",
+    );
+  });
+  test("other numbers stay digits", () => {
+    expect(say({ kind: "die_rolled", seat: 0, params: { roll: 3 } }, reader, "en")).toBe("You rolled 3");
   });
 });

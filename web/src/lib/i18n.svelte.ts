@@ -121,6 +121,23 @@ export function term(id: string, game: string, lang: Lang = locale.lang): string
   return lookup(gameCatalog(game, lang), `term.${id}`) ?? lookup(gameCatalog(game, lang), id);
 }
 
+/**
+ * How a game's catalog writes a whole-number parameter, if it says so: `number_terms` maps a
+ * parameter to a family of terms (`{"field": "place"}`), and the number `n` reads as the term
+ * `<family>.<n>` ("place.0": "the stairs") or else the term `<family>` with `#` for `n`
+ * ("place": "field #"). Other numbers, and games without `number_terms`, print as digits.
+ */
+export function numbered(game: string, lang: Lang = locale.lang): (name: string, value: number) => string | undefined {
+  const families = (gameCatalog(game, lang)?.number_terms ?? gameCatalog(game, "en")?.number_terms) as Record<string, unknown> | undefined;
+  return (name, value) => {
+    const family = families?.[name];
+    if (typeof family !== "string") return undefined;
+    const exact = term(`${family}.${value}`, game, lang);
+    if (exact !== undefined) return exact;
+    return term(family, game, lang)?.replaceAll("#", String(value));
+  };
+}
+
 /** The sentence of a keyed text in the current language, the server's English as fallback. */
 export function say(said: Said, reader: Reader, lang: Lang = locale.lang): string {
   // A log entry's acting seat is the {seat} of its template unless its params say otherwise.
@@ -128,6 +145,7 @@ export function say(said: Said, reader: Reader, lang: Lang = locale.lang): strin
   const ctx = {
     seatLabel: (s: number | null) => seatLabel(s, reader, lang),
     term: (id: string) => term(id, reader.game, lang),
+    numbered: numbered(reader.game, lang),
     locale: lang,
   };
   const template =
@@ -147,6 +165,7 @@ export function translator(reader: Reader): (key: string, params?: Record<string
     const ctx = {
       seatLabel: (s: number | null) => seatLabel(s, reader, lang),
       term: (id: string) => term(id, reader.game, lang),
+      numbered: numbered(reader.game, lang),
       locale: lang,
     };
     const template =

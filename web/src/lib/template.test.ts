@@ -31,6 +31,13 @@ describe("render", () => {
       "Een krokodil en een ibis",
     );
   });
+  it("writes a whole number by `numbered` where it has words for it, else as digits", () => {
+    const places: Record<number, string> = { 0: "the stairs", 42: "the chamber" };
+    const c = { ...ctx, numbered: (name: string, n: number) => (name === "field" ? (places[n] ?? `field ${n}`) : undefined) };
+    expect(render("from {field} to {field2}", { field: 0, field2: 3 }, c)).toBe("From the stairs to 3");
+    expect(render("{seat} reached {field}", { seat: 1, field: 42 }, c)).toBe("Player 2 reached the chamber");
+    expect(render("on {field}, {field|# step|# steps}", { field: 12 }, c)).toBe("On field 12, 12 steps");
+  });
   it("joins lists and prints whole floats as integers", () => {
     expect(render("{dice}", { dice: [1, 4, 6] }, ctx)).toBe("1, 4, 6");
     expect(render("{points} points", { points: 5.0 }, ctx)).toBe("5 points");

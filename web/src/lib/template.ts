@@ -4,8 +4,9 @@
  * plural whose chosen form has `#` for the number. A parameter named `seat` or ending in
  * `_seat` holds a seat number and is written by `seatLabel` ("you" for the reader, a
  * name or "Player N" for anyone else). A string parameter is looked up by `term`, so a
- * catalog can translate the data file's ids ("crocodile"). The first letter of the
- * sentence is capitalised.
+ * catalog can translate the data file's ids ("crocodile"). A whole-number parameter may be
+ * written by `numbered` instead (a board's place, "the stairs" for 0, "field 12"). The first
+ * letter of the sentence is capitalised.
  */
 
 export type Params = Record<string, unknown>;
@@ -17,6 +18,8 @@ export interface RenderContext {
   term?: (id: string) => string | undefined;
   /** The decimal/list formatting of the reader's language. */
   locale?: string;
+  /** The words for whole number `value` of parameter `name`, or undefined to print it. */
+  numbered?: (name: string, value: number) => string | undefined;
 }
 
 const FIELD = /\{([a-z_][a-z0-9_]*)(?:\|([^|{}]*)\|([^|{}]*))?\}/g;
@@ -46,6 +49,10 @@ export function render(template: string, params: Params, ctx: RenderContext): st
     }
     if (isSeatParam(name) && (value === null || value === undefined || typeof value === "number")) {
       return ctx.seatLabel(typeof value === "number" ? value : null);
+    }
+    if (typeof value === "number" && Number.isInteger(value)) {
+      const words = ctx.numbered?.(name, value);
+      if (words !== undefined) return words;
     }
     return formatValue(value, ctx);
   });

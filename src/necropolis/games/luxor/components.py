@@ -3,7 +3,7 @@
 The data file holds every figure (the path, the points beside each field, the cards, the
 tiles and the supplies) with its provenance; this module checks it against the counts the
 rulebook and public sources confirm and turns it into the small integer codes the rules
-use: card kinds ``0..15``, tile codes ``0..28`` on the fields, and per-field tables such as
+use: card kinds ``0..17``, tile codes ``0..28`` on the fields, and per-field tables such as
 the temple symbol under each treasure field. Nothing here changes after import.
 """
 
@@ -25,11 +25,15 @@ assert all(
 assert _DATA["path"]["temple_symbols"]["provenance"] in _PROVENANCES
 
 # --- card kinds ----------------------------------------------------------------------------
-# Starting cards first (0..6), then the Horus card kinds (7..15). A card's kind is all that
+# Starting cards first (0..6), then the Horus card kinds (7..17). A card's kind is all that
 # matters once it is in a hand: two Horus cards of one kind at different levels play alike.
+# "One adventurer fewer" prints a number of tiles, so each number is a kind of its own.
 ONE, PLUS_MINUS_ONE, TWO, THREE, FOUR, FIVE, DIE = range(7)
-RANGE_3, RANGE_4, RANGE_6, DIE_RANGE, ALL_1, ALL_2, ALL_3, ONE_FEWER, LAST_TO_SECOND = range(7, 16)
-NUM_CARD_KINDS = 16
+RANGE_3, RANGE_4, RANGE_6, DIE_RANGE, ALL_1, ALL_2, ALL_3 = range(7, 14)
+ONE_FEWER_1, ONE_FEWER_2, ONE_FEWER_3, LAST_TO_SECOND = range(14, 18)
+NUM_CARD_KINDS = 18
+#: The "one adventurer fewer" kinds: a treasure where the adventurer ends needs one fewer.
+ONE_FEWER_KINDS = frozenset({ONE_FEWER_1, ONE_FEWER_2, ONE_FEWER_3})
 
 CARD_NAMES: tuple[str, ...] = (
     "one",
@@ -46,7 +50,9 @@ CARD_NAMES: tuple[str, ...] = (
     "all_forward_1",
     "all_forward_2",
     "all_forward_3",
-    "one_fewer",
+    "one_fewer_1",
+    "one_fewer_2",
+    "one_fewer_3",
     "last_to_second",
 )
 CARD_LABELS: tuple[str, ...] = (
@@ -64,7 +70,9 @@ CARD_LABELS: tuple[str, ...] = (
     "all forward 1",
     "all forward 2",
     "all forward 3",
-    "one adventurer fewer",
+    "one adventurer fewer, 1 tile",
+    "one adventurer fewer, 2 tiles",
+    "one adventurer fewer, 3 tiles",
     "last to second-to-last",
 )
 _KIND_BY_NAME = {name: i for i, name in enumerate(CARD_NAMES)}
@@ -89,10 +97,12 @@ CARD_MODE: tuple[int, ...] = (
     MODE_ALL,
     MODE_ALL,
     MODE_ALL,
-    MODE_RANGE,  # one adventurer fewer: 1, 2 or 3 tiles, then an easier treasure
+    MODE_FIXED,  # one adventurer fewer: exactly its printed 1, 2 or 3 tiles, then an
+    MODE_FIXED,  # easier treasure
+    MODE_FIXED,
     MODE_LAST,
 )
-CARD_REACH: tuple[int, ...] = (1, 1, 2, 3, 4, 5, 6, 3, 4, 6, 6, 1, 2, 3, 3, 0)
+CARD_REACH: tuple[int, ...] = (1, 1, 2, 3, 4, 5, 6, 3, 4, 6, 6, 1, 2, 3, 1, 2, 3, 0)
 DIE_FACES = 6
 
 
@@ -110,6 +120,17 @@ HORUS_DECKS: tuple[tuple[int, ...], ...] = tuple(
 )
 assert sum(STARTING_CARDS) == 31
 assert all(sum(deck) == 8 for deck in HORUS_DECKS)
+#: Copies of the "one adventurer fewer" card by printed number (1, 2, 3).
+ONE_FEWER_COPIES: tuple[int, ...] = tuple(
+    int(_DATA["one_fewer_cards"]["copies"][str(n)]) for n in (1, 2, 3)
+)
+assert (
+    tuple(
+        sum(deck[kind] for deck in HORUS_DECKS) for kind in (ONE_FEWER_1, ONE_FEWER_2, ONE_FEWER_3)
+    )
+    == ONE_FEWER_COPIES
+)
+assert all(CARD_REACH[ONE_FEWER_1 + n - 1] == n for n in (1, 2, 3))
 
 # --- tiles ---------------------------------------------------------------------------------
 TREASURE_TYPES: tuple[str, ...] = tuple(_DATA["treasure_tiles"]["types"])

@@ -42,7 +42,7 @@ from necropolis.games.luxor.components import (
     NUM_FIELDS,
     NUM_STATUES,
     NUM_VARIANTS,
-    ONE_FEWER,
+    ONE_FEWER_KINDS,
     OSIRIS_BASE,
     OSIRIS_FIELDS,
     OSIRIS_VALUES,
@@ -94,7 +94,9 @@ TERMS: Mapping[str, str] = {
     "all_forward_1": "all forward 1",
     "all_forward_2": "all forward 2",
     "all_forward_3": "all forward 3",
-    "one_fewer": "one adventurer fewer",
+    "one_fewer_1": "one adventurer fewer, 1 tile",
+    "one_fewer_2": "one adventurer fewer, 2 tiles",
+    "one_fewer_3": "one adventurer fewer, 3 tiles",
     "last_to_second": "last to second-to-last",
     # ends of a hand
     "left": "left",
@@ -544,7 +546,7 @@ def _ask_distance(story: _Story, seat: int, src: int, kind: int, roll: int) -> N
     if len(options) == 1:
         option = BACK if options[0] == rules.BACKWARD else options[0] - rules.FORWARD + 1
         final = story.move(seat, src, option)
-        story.tile_action(seat, final, kind == ONE_FEWER)
+        story.tile_action(seat, final, kind in ONE_FEWER_KINDS)
 
 
 def _all_forward(story: _Story, seat: int, steps: int) -> None:
@@ -642,7 +644,7 @@ def prompt(st: LuxorState, seat: int | None) -> Prompt | None:
             return _prompt(st, "prompt_adventurer_steps", seat, steps=st.roll)
         if mode == MODE_DIE_RANGE and st.roll > 1:
             return _prompt(st, "prompt_adventurer_upto", seat, most=st.roll)
-        if mode == MODE_RANGE and st.card != ONE_FEWER:
+        if mode == MODE_RANGE:
             return _prompt(st, "prompt_adventurer_upto", seat, most=CARD_REACH[st.card])
         return _prompt(st, "prompt_adventurer", seat, card=card_id(st.card))
     if phase == rules.P_DIST:
@@ -687,7 +689,7 @@ def destination(st: LuxorState, seat: int, src: int, option: int) -> tuple[str, 
         kind = code - TREASURE_BASE
         params["treasure"] = treasure_id(kind)
         params["points"] = TREASURE_POINTS[kind]
-        params["need"] = TREASURE_NEED[kind] - (1 if st.card == ONE_FEWER else 0)
+        params["need"] = TREASURE_NEED[kind] - (1 if st.card in ONE_FEWER_KINDS else 0)
         params["have"] = st.adventurers[seat * NF + final] + 1
         return base + ("_osiris" if pushed else "") + "_treasure", params
     params["tile"] = tile_id(code, final)

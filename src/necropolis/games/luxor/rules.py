@@ -30,9 +30,10 @@ from necropolis.games.luxor.components import (
     MODE_DIE_RANGE,
     MODE_LAST,
     MODE_PLUS_MINUS,
+    NUM_CARD_KINDS,
     NUM_FIELDS,
     NUM_STATUES,
-    ONE_FEWER,
+    ONE_FEWER_KINDS,
     OSIRIS_BASE,
     OSIRIS_FIELDS,
     OSIRIS_USED,
@@ -116,7 +117,7 @@ TAKE_SCARAB = 55
 TAKE_WILD = 56
 ACT_AT = 57  # + field 0..41: carry out the action of the tile there
 NUM_ACTIONS = ACT_AT + BURIAL_CHAMBER  # 99
-MAX_CHANCE = 16  # the most kinds any chance node chooses among (card kinds)
+MAX_CHANCE = NUM_CARD_KINDS  # the most kinds any chance node chooses among (card kinds)
 
 #: Safety cap: the +/-1 card can shuffle an adventurer back and forth for ever, so a match
 #: that reaches this many rounds ends (and is scored) at the end of that round.
@@ -317,7 +318,7 @@ def _play(st: LuxorState, seat: int, action: int) -> None:
     elif mode == MODE_LAST:
         _last_to_second(st, seat)
     else:
-        st.one_fewer = kind == ONE_FEWER
+        st.one_fewer = kind in ONE_FEWER_KINDS
         _ask_field(st, seat)
 
 

@@ -181,7 +181,9 @@ _SHORT_CARDS = (
     "all+1",
     "all+2",
     "all+3",
-    "-1adv",
+    "-1a+1",
+    "-1a+2",
+    "-1a+3",
     "last",
 )
 _TREASURE_LETTERS = "VSJ"
