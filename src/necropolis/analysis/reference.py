@@ -22,7 +22,7 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from necropolis.analysis.simulate import match_seed
+from necropolis.analysis.batch import match_seed
 from necropolis.analysis.tournament import wilson_interval
 from necropolis.bots.ismcts import ISMCTSBot
 from necropolis.bots.levels import HARD_CUTOFF, HARD_EXPLORATION
