@@ -302,8 +302,7 @@ class TournamentResult:
         return result
 
     def write_json(self, path: Path) -> None:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(json.dumps(self.to_json(), indent=1) + "\n")
+        write_compact_json(path, self.to_json())
 
     def write_plot(self, path: Path) -> None:
         """A PNG: win rates (with the fair share marked), Elo ratings, seat win rates."""
@@ -343,6 +342,16 @@ class TournamentResult:
         path.parent.mkdir(parents=True, exist_ok=True)
         fig.savefig(path, dpi=110)
         plt.close(fig)
+
+
+def write_compact_json(path: Path, data: Any) -> None:
+    """``data`` as JSON on one line: no indentation, no spaces after separators.
+
+    A tournament's file is mostly numbers (every match, every decision's seconds), which
+    indentation would more than double; ``python -m json.tool`` shows it laid out.
+    """
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(data, separators=(",", ":")) + "\n")
 
 
 def _bars(values: Sequence[float], intervals: Sequence[Sequence[float]]) -> list[list[float]]:
