@@ -7,7 +7,12 @@ True
 >>> state = game.new_initial_state()
 >>> state.current_player() == necropolis.CHANCE
 True
+
+This package is the facade over every layer: :func:`load_match` here replays a saved
+match through the game registry (the kernel's own takes the loader as an argument).
 """
+
+from pathlib import Path
 
 from necropolis.engine import (
     CHANCE,
@@ -20,9 +25,9 @@ from necropolis.engine import (
     OptionError,
     State,
     UnknownGameError,
-    load_match,
     play_match,
 )
+from necropolis.engine import load_match as _load_match
 from necropolis.games import load_game
 
 __version__ = "0.1.0"
@@ -33,6 +38,11 @@ def games() -> list[str]:
     from necropolis.games import game_ids
 
     return list(game_ids())
+
+
+def load_match(path: str | Path) -> MatchRecord:
+    """Read a saved match of an installed game and check that it replays."""
+    return _load_match(path, load_game)
 
 
 __all__ = [

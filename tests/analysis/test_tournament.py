@@ -132,6 +132,25 @@ def test_a_tournament_on_the_toy_game_writes_json_and_png(tmp_path: Path) -> Non
     assert path.with_suffix(".png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
+def test_the_file_is_compact_and_reads_back_whole(tmp_path: Path) -> None:
+    result = run_tournament(HighCard.id, {"players": 2}, ["heuristic", "random"], 6, seed=2)
+    result.matches[0] = TournamentMatch(
+        0, 7, ("heuristic", "random"), (1.0, 0.0), (9, 4), 5, ((0.01234, 0.5), ())
+    )
+    path = tmp_path / "t.json"
+    result.write_json(path)
+    text = path.read_text()
+    assert text.count("\n") == 1 and text.endswith("}\n")
+    assert ": " not in text and ", " not in text
+    assert json.loads(text) == json.loads(json.dumps(result.to_json()))
+    again = TournamentResult.read_json(path)
+    assert again.matches == result.matches
+    assert [m.decision_seconds for m in again.matches] == [
+        m.decision_seconds for m in result.matches
+    ]
+    assert again.bot_summary() == result.bot_summary()
+
+
 def test_parallel_workers_give_the_same_matches() -> None:
     args = (HighCard.id, {"players": 3}, ["random", "heuristic", "easy"], 9)
     alone = run_tournament(*args, seed=1, workers=1)

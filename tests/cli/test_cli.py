@@ -8,8 +8,10 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+from necropolis import load_match
 from necropolis.cli.main import app
-from necropolis.engine import MatchRecord, load_match
+from necropolis.engine import MatchRecord
+from necropolis.games import load_game
 
 runner = CliRunner()
 pytestmark = pytest.mark.usefixtures("toy_registry")
@@ -46,7 +48,7 @@ def test_play_human_against_bot_to_the_end(tmp_path: Path) -> None:
     assert "Type the number of a choice" in out
     assert "Scores" in out and "how the points were made" in out
     record = load_match(path)
-    assert record.final_state().is_terminal()
+    assert record.final_state(load_game).is_terminal()
     assert record.seats == ["human", "random"] and record.seed == 3
 
 
@@ -66,11 +68,11 @@ def test_action_by_text_and_save_then_resume(tmp_path: Path) -> None:
     assert code == 0, out
     assert f"Resume with: necropolis play --resume {path}" in out
     saved = MatchRecord.load(path)
-    assert not saved.final_state().is_terminal()
+    assert not saved.final_state(load_game).is_terminal()
     code, out = run("play", "--resume", str(path), input="RE\n")  # a unique part of "redraw"
     assert code == 0, out
     finished = MatchRecord.load(path)
-    assert finished.final_state().is_terminal()
+    assert finished.final_state(load_game).is_terminal()
     assert finished.actions[: len(saved.actions)] == saved.actions
 
 

@@ -99,7 +99,7 @@ def check_prompt_screen(tty: Tty, cwd: Path, seat: int) -> None:
     assert "Match record saved" in tty.text()
     check_panels_whole(display)
     record = MatchRecord.load(record_path)
-    state = record.final_state()
+    state = record.final_state(load_game)
     assert state.current_player() == seat
     game = state.game
     board = plain(game.render_view(state.view(seat))).splitlines()
@@ -180,7 +180,7 @@ def test_a_whole_luxor2001_game_against_bots(tmp_path: Path) -> None:
     assert "Player 1 (you)" in text and "Player 3 (easy bot)" in text
     assert "wins" in text or "Nobody wins" in text
     record = MatchRecord.load(the_record(tmp_path))  # a finished match is kept in matches/
-    assert record.final_state().is_terminal()
+    assert record.final_state(load_game).is_terminal()
 
 
 @pytest.mark.parametrize(("game", "prompts"), [("horus", 25), ("luxor", 15)])
@@ -224,7 +224,7 @@ def test_rules_log_help_and_bad_input(tmp_path: Path) -> None:
 
 def private_lines(record_path: Path, seat: int) -> list[str]:
     """The lines of ``seat``'s board that show its hand (its cards and pharaoh card)."""
-    state = MatchRecord.load(record_path).final_state()
+    state = MatchRecord.load(record_path).final_state(load_game)
     board = plain(state.game.render_view(state.view(seat))).splitlines()
     return [line.strip() for line in board if "hand:" in line.lower()]
 
@@ -356,7 +356,7 @@ def test_replay_steps_on_the_same_screen_and_ends_with_the_breakdown(tmp_path: P
     tty.send("")
     tty.wait_input()
     assert "Decision 2 of" in tty.text()
-    state = MatchRecord.load(tmp_path / "m.json").final_state()
+    state = MatchRecord.load(tmp_path / "m.json").final_state(load_game)
     tty.send("a")
     tty.wait_text(END)
     assert tty.exit_status() == 0

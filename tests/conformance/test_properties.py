@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 
 import necropolis
 from necropolis.engine import CHANCE, MatchRecord
-from necropolis.games import game_class
+from necropolis.games import game_class, load_game
 
 GAMES = [
     pytest.param(game_id, players, id=f"{game_id}-{players}")
@@ -57,7 +57,7 @@ def test_any_choices_keep_the_protocol_whole(game_id: str, players: int, data: A
     assert [clone.view(s) for s in (None, *seats)] == views
     record = MatchRecord.start(game, ["random"] * game.num_players)
     record.actions = state.history()
-    replayed = MatchRecord.loads(record.dumps()).final_state()
+    replayed = MatchRecord.loads(record.dumps()).final_state(load_game)
     assert [replayed.view(s) for s in (None, *seats)] == views
     # a world resampled for a seat is indistinguishable to that seat
     seat = data.draw(st.integers(min_value=0, max_value=game.num_players - 1), label="seat")

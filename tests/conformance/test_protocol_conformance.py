@@ -21,7 +21,7 @@ import necropolis
 from necropolis.bots import RandomBot
 from necropolis.engine import CHANCE, IllegalActionError, MatchRecord, State, play_match
 from necropolis.engine.driver import sample_chance
-from necropolis.games import game_class
+from necropolis.games import game_class, load_game
 
 
 def configurations() -> list[Any]:
@@ -197,9 +197,9 @@ def test_seeded_matches_and_records_replay_exactly(game_id: str, options: dict[s
     assert record.actions == again.actions
     assert first.view(None) == second.view(None)
     loaded = MatchRecord.loads(record.dumps())
-    replayed = list(loaded.states())
+    replayed = list(loaded.states(load_game))
     random.shuffle(list(range(10)))
-    replayed_again = list(loaded.states())
+    replayed_again = list(loaded.states(load_game))
     assert len(replayed) == len(record.actions) + 1
     for a, b in zip(replayed, replayed_again, strict=True):
         assert a.view(None) == b.view(None)

@@ -48,7 +48,7 @@ def read_seed(db_url: str, table_id: str) -> str:
 
 def true_states(record: MatchRecord) -> tuple[list[State], list[int]]:
     """Every state of the match (index = version) and the actions between them."""
-    return list(record.states()), list(record.actions)
+    return list(record.states(load_game)), list(record.actions)
 
 
 def check_messages(
@@ -113,7 +113,7 @@ async def whole_game(db_url: str, game: str) -> None:
         record = MatchRecord.from_json(response.json())
         assert record.seed is None
         assert record.game == game and len(record.actions) == last["version"]
-        final = record.final_state()
+        final = record.final_state(load_game)
         assert final.is_terminal()
         assert final.view(None) == last["view"]
 

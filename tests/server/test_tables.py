@@ -236,7 +236,7 @@ def test_record_and_replay_of_a_finished_table(server: Server, tmp_path: Path) -
         timeout=300,
     )
     assert replayed.returncode == 0, replayed.stderr
-    states = list(record.states())
+    states = list(record.states(load_game))
     assert states[-1].view(0) == final["view"]
     spectator = created["spectator_token"]
     for step in (0, 7, final["version"]):
@@ -276,7 +276,7 @@ def test_a_killed_server_resumes_bot_tables(tmp_path: Path) -> None:
         record = MatchRecord.from_json(
             server.get(f"/api/tables/{table_id}/record", created["spectator_token"]).json()
         )
-        replayed = record.final_state()
+        replayed = record.final_state(load_game)
         assert replayed.view(None) == final["view"]
         assert log == replayed.log(None)
     finally:
@@ -325,7 +325,7 @@ def test_two_processes_share_a_table_through_redis(fresh_postgres_url: str, redi
             record = MatchRecord.from_json(
                 second.get(f"/api/tables/{table_id}/record", created["spectator_token"]).json()
             )
-            final = record.final_state()
+            final = record.final_state(load_game)
             # Each saw the whole match as its seat knew it, through either process.
             assert a.log == final.log(0) and b.log == final.log(1)
             await a.close()

@@ -22,8 +22,8 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from necropolis.analysis.simulate import match_seed
-from necropolis.analysis.tournament import wilson_interval
+from necropolis.analysis.batch import match_seed
+from necropolis.analysis.tournament import wilson_interval, write_compact_json
 from necropolis.bots.ismcts import ISMCTSBot
 from necropolis.bots.levels import HARD_CUTOFF, HARD_EXPLORATION
 from necropolis.engine.driver import player_rngs, sample_chance
@@ -164,7 +164,6 @@ def run_reference(
 
 def _main() -> None:
     """``python -m necropolis.analysis.reference GAME GAMES SIMULATIONS OUT.json [SEED]``."""
-    import json
     import sys
     from pathlib import Path
 
@@ -174,7 +173,7 @@ def _main() -> None:
 
     def save(result: ReferenceResult) -> None:
         # Written after every match, so that a run stopped early still leaves its evidence.
-        path.write_text(json.dumps(result.to_json(), indent=1) + "\n")
+        write_compact_json(path, result.to_json())
         summary = result.summary()
         print(
             f"{summary['games']} games: ours {summary['our_wins']:g}, "

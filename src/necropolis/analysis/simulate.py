@@ -1,18 +1,18 @@
 """Many matches in a batch: seeded, optionally parallel, summarised per seat.
 
-Each match ``i`` of a batch seeded ``s`` uses seed ``s * 1_000_003 + i`` so that any
-single match can be replayed alone, and so that splitting the batch across processes
-changes nothing.
+Each match ``i`` of a batch seeded ``s`` uses seed ``s * 1_000_003 + i`` (see
+:mod:`necropolis.analysis.batch`, which plays the batch) so that any single match can be
+replayed alone, and so that splitting the batch across processes changes nothing.
 """
 
 from __future__ import annotations
 
 import statistics
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
+from necropolis.analysis.batch import match_seed, run_matches
 from necropolis.bots import make_bot
 from necropolis.engine.driver import play_match
 from necropolis.games import load_game
@@ -27,10 +27,6 @@ class MatchResult:
     returns: tuple[float, ...]
     actions: int
     decisions: int
-
-
-def match_seed(batch_seed: int, index: int) -> int:
-    return batch_seed * 1_000_003 + index
 
 
 def play_one(game_id: str, options: dict[str, Any], bots: Sequence[str], seed: int) -> MatchResult:
@@ -49,11 +45,6 @@ def play_one(game_id: str, options: dict[str, Any], bots: Sequence[str], seed: i
     )
 
 
-def _play_chunk(args: tuple[str, dict[str, Any], tuple[str, ...], list[int]]) -> list[MatchResult]:
-    game_id, options, bots, seeds = args
-    return [play_one(game_id, options, bots, s) for s in seeds]
-
-
 def run_batch(
     game_id: str,
     options: dict[str, Any],
@@ -63,17 +54,10 @@ def run_batch(
     workers: int = 1,
     chunk: int = 25,
 ) -> Iterator[MatchResult]:
-    """Yield the results of ``matches`` matches as they finish (in batches of ``chunk``)."""
+    """Yield the results of ``matches`` matches in order (in batches of ``chunk``)."""
     load_game(game_id, **options)  # fail fast on a bad game or option, before any worker
-    seeds = [match_seed(seed, i) for i in range(matches)]
-    jobs = [(game_id, options, tuple(bots), seeds[i : i + chunk]) for i in range(0, matches, chunk)]
-    if workers <= 1:
-        for job in jobs:
-            yield from _play_chunk(job)
-        return
-    with ProcessPoolExecutor(max_workers=workers) as pool:
-        for results in pool.map(_play_chunk, jobs):
-            yield from results
+    jobs = ((game_id, options, tuple(bots), match_seed(seed, i)) for i in range(matches))
+    return run_matches(play_one, jobs, workers, chunk, in_order=True)
 
 
 @dataclass

@@ -32,12 +32,11 @@ import math
 import random
 import time
 from collections.abc import Callable, Collection, Iterator, Sequence
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from necropolis.analysis.simulate import match_seed
+from necropolis.analysis.batch import match_seed, run_matches
 from necropolis.bots import make_bot
 from necropolis.engine.driver import Player, play_match
 from necropolis.engine.seat import SeatWindow
@@ -303,8 +302,7 @@ class TournamentResult:
         return result
 
     def write_json(self, path: Path) -> None:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(json.dumps(self.to_json(), indent=1) + "\n")
+        write_compact_json(path, self.to_json())
 
     def write_plot(self, path: Path) -> None:
         """A PNG: win rates (with the fair share marked), Elo ratings, seat win rates."""
@@ -344,6 +342,16 @@ class TournamentResult:
         path.parent.mkdir(parents=True, exist_ok=True)
         fig.savefig(path, dpi=110)
         plt.close(fig)
+
+
+def write_compact_json(path: Path, data: Any) -> None:
+    """``data`` as JSON on one line: no indentation, no spaces after separators.
+
+    A tournament's file is mostly numbers (every match, every decision's seconds), which
+    indentation would more than double; ``python -m json.tool`` shows it laid out.
+    """
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(data, separators=(",", ":")) + "\n")
 
 
 def _bars(values: Sequence[float], intervals: Sequence[Sequence[float]]) -> list[list[float]]:
@@ -415,23 +423,9 @@ def play_matches(
         for i in range(games)
         if i not in skip
     ]
-    if workers <= 1:
-        for job in jobs:
-            yield _play(*job)
-        return
-    with ProcessPoolExecutor(max_workers=workers) as pool:
-        # A bounded queue of submissions: results stream back while later matches wait,
-        # and one slow match (IS-MCTS in a long game) does not hold up the others.
-        pending: set[Future[TournamentMatch]] = set()
-        queue = iter(jobs)
-        for job in itertools.islice(queue, 2 * workers):
-            pending.add(pool.submit(_play, *job))
-        while pending:
-            done, pending = wait(pending, return_when=FIRST_COMPLETED)
-            for future in done:
-                yield future.result()
-                for job in itertools.islice(queue, 1):
-                    pending.add(pool.submit(_play, *job))
+    # One match per task: a tournament's matches are slow (IS-MCTS in a long game), and
+    # each is yielded as soon as it ends, whatever is still being played.
+    return run_matches(_play, jobs, workers)
 
 
 def run_tournament(

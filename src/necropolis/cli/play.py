@@ -54,7 +54,7 @@ from necropolis.engine.language import LogEntry
 from necropolis.engine.protocol import CHANCE, Game, State
 from necropolis.engine.record import MatchRecord
 from necropolis.engine.seat import SeatWindow
-from necropolis.games import game_class
+from necropolis.games import game_class, load_game
 
 HUMAN = "human"
 #: Who fills the seats that the command line leaves open.
@@ -133,7 +133,7 @@ class TerminalMatch:
         # resumed one from a stream seeded by the seed and the number of actions so far.
         self.chance_rng = random.Random(seed if not done else f"{seed}:{done}")
         self.rngs = player_rngs(seed + done, len(self.seats))
-        self.state: State = record.final_state()
+        self.state: State = record.final_state(load_game)
         # Each person's log, built once and then extended action by action.
         self.logs: dict[int, list[LogEntry]] = {s: self.state.log(s) for s in self.humans}
         # The history index from which a seat's log entries are new to it: what followed
@@ -384,7 +384,7 @@ def play(
     if resume is not None:
         try:
             record = MatchRecord.load(resume)
-            record.final_state()
+            record.final_state(load_game)
         except MatchRecordError as exc:
             raise fail(str(exc)) from None
         if game_id is not None and game_id != record.game:

@@ -30,6 +30,7 @@ from necropolis.engine.errors import MatchRecordError
 from necropolis.engine.language import LogEntry
 from necropolis.engine.protocol import CHANCE, State
 from necropolis.engine.record import MatchRecord
+from necropolis.games import load_game
 
 
 def revealed_log(states: list[State]) -> list[LogEntry]:
@@ -61,10 +62,10 @@ def replay(
     """Replay a saved match."""
     try:
         record = MatchRecord.load(path)
-        states = list(record.states())
+        states = list(record.states(load_game))
     except MatchRecordError as exc:
         raise fail(str(exc)) from None
-    game = record.load_game()
+    game = record.load_game(load_game)
     final = states[-1]
     if seat is not None and not 1 <= seat <= game.num_players:
         raise fail(f"--seat must be 1 to {game.num_players}")

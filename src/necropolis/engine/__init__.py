@@ -14,13 +14,14 @@ from necropolis.engine.errors import (
 )
 from necropolis.engine.options import Option
 from necropolis.engine.protocol import CHANCE, TERMINAL, Game, State, View, winners_share
-from necropolis.engine.record import MatchRecord, load_match
+from necropolis.engine.record import GameLoader, MatchRecord, load_match
 from necropolis.engine.seat import SeatWindow
 
 __all__ = [
     "CHANCE",
     "TERMINAL",
     "Game",
+    "GameLoader",
     "IllegalActionError",
     "MatchRecord",
     "MatchRecordError",

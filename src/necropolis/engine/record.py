@@ -3,7 +3,10 @@
 A record names the game, its options and its seats, and lists every action in order,
 chance outcomes included, so replaying it rebuilds every state exactly. Saving a match
 is appending an action; loading one is replaying it. The JSON form carries a format name
-and a version number so that older files stay readable as the format grows.
+and a version number so that older files stay readable as the format grows. The kernel
+knows no game: whoever replays a record hands it a :class:`GameLoader` (the registry's
+``necropolis.games.load_game``, or a test's own) that turns the record's game id and
+options into a game.
 """
 
 from __future__ import annotations
@@ -13,13 +16,19 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from necropolis.engine.errors import IllegalActionError, MatchRecordError, NecropolisError
 from necropolis.engine.protocol import Game, State
 
 FORMAT = "necropolis-match"
 VERSION = 1
+
+
+class GameLoader(Protocol):
+    """Makes the game a record names from its id and options (unknown ones raise)."""
+
+    def __call__(self, game_id: str, **options: Any) -> Game: ...
 
 
 @dataclass
@@ -37,11 +46,10 @@ class MatchRecord:
     def start(cls, game: Game, seats: list[str], seed: int | None = None) -> MatchRecord:
         return cls(game.id, dict(game.options), list(seats), [], seed)
 
-    def load_game(self) -> Game:
-        from necropolis.games import load_game
-
+    def load_game(self, loader: GameLoader) -> Game:
+        """The record's game, made by ``loader``, checked against its seats."""
         try:
-            game = load_game(self.game, **self.options)
+            game = loader(self.game, **self.options)
         except NecropolisError as exc:
             raise MatchRecordError(f"the record's game cannot be loaded: {exc}") from exc
         if len(self.seats) != game.num_players:
@@ -50,19 +58,19 @@ class MatchRecord:
             )
         return game
 
-    def states(self) -> Iterator[State]:
+    def states(self, loader: GameLoader) -> Iterator[State]:
         """Every state of the match, from the initial one to the last (clones)."""
-        for state in self._replay():
+        for state in self._replay(loader):
             yield state.clone()
 
-    def final_state(self) -> State:
+    def final_state(self, loader: GameLoader) -> State:
         """The state after every recorded action."""
-        *_, last = self._replay()
+        *_, last = self._replay(loader)
         return last
 
-    def _replay(self) -> Iterator[State]:
+    def _replay(self, loader: GameLoader) -> Iterator[State]:
         """One live state, yielded as it starts and after each recorded action."""
-        state = self.load_game().new_initial_state()
+        state = self.load_game(loader).new_initial_state()
         yield state
         for index, action in enumerate(self.actions):
             try:
@@ -152,8 +160,8 @@ class MatchRecord:
         return cls.loads(text)
 
 
-def load_match(path: str | Path) -> MatchRecord:
-    """Read a saved match and check that it replays; ``.final_state()`` rebuilds it."""
+def load_match(path: str | Path, loader: GameLoader) -> MatchRecord:
+    """Read a saved match and check that it replays; ``.final_state(loader)`` rebuilds it."""
     record = MatchRecord.load(path)
-    record.final_state()
+    record.final_state(loader)
     return record

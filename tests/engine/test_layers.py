@@ -1,0 +1,92 @@
+"""The layers of architecture.md: an import only ever points down the list.
+
+engine, games, bots, interop, server, analysis, cli: a module of one layer may import
+its own layer and those listed before it, never one after it (the kernel knows no game,
+the games know no bot, and so on). Every module's source is read and its imports walked,
+those inside functions too, so a late import cannot hide an arrow pointing up. The top
+package ``necropolis`` is the public facade over every layer, so it counts as the top.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+import necropolis
+
+LAYERS = ("engine", "games", "bots", "interop", "server", "analysis", "cli")
+ROOT = Path(necropolis.__file__).parent
+
+
+def imported_modules(tree: ast.AST, module: str, is_package: bool) -> list[tuple[int, str]]:
+    """Every module name ``tree`` imports, relative imports resolved, with its line."""
+    found: list[tuple[int, str]] = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found.extend((node.lineno, alias.name) for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                parts = module.split(".")
+                anchor = parts if is_package else parts[:-1]
+                anchor = anchor[: len(anchor) - (node.level - 1)]
+                base = ".".join([*anchor, base] if base else anchor)
+            # ``from necropolis import games`` imports the submodule (or the facade's
+            # name): either way it is what the layer reaches for.
+            found.extend((node.lineno, f"{base}.{alias.name}") for alias in node.names)
+    return sorted(found)
+
+
+def layer_of(name: str) -> int | None:
+    """The rank of the layer a module name belongs to (past the last for the facade)."""
+    parts = name.split(".")
+    if parts[0] != "necropolis":
+        return None
+    if len(parts) == 1 or parts[1] not in LAYERS:
+        return len(LAYERS)  # the facade (or one of its names): above every layer
+    return LAYERS.index(parts[1])
+
+
+def upward_imports(layer: str) -> list[str]:
+    """``path:line imports name`` for each import in ``layer`` of a layer above it."""
+    rank = LAYERS.index(layer)
+    folder = ROOT / layer
+    problems = []
+    for path in sorted(folder.rglob("*.py")):
+        relative = path.relative_to(ROOT.parent).with_suffix("")
+        is_package = relative.name == "__init__"
+        module = ".".join(relative.parts[:-1] if is_package else relative.parts)
+        tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+        for line, name in imported_modules(tree, module, is_package):
+            target = layer_of(name)
+            if target is not None and target > rank:
+                problems.append(f"{path.relative_to(ROOT)}:{line} imports {name}")
+    return problems
+
+
+@pytest.mark.parametrize("layer", LAYERS)
+def test_no_layer_imports_a_layer_above_it(layer: str) -> None:
+    assert upward_imports(layer) == []
+
+
+def test_the_walk_sees_imports_in_functions_and_relative_ones() -> None:
+    source = (
+        "from necropolis.engine.errors import NecropolisError\n"
+        "def late():\n"
+        "    from necropolis.games import load_game\n"
+        "from ..bots import RandomBot\n"
+        "from . import options\n"
+    )
+    found = imported_modules(ast.parse(source), "necropolis.engine.record", False)
+    names = [name for _, name in found]
+    assert names == [
+        "necropolis.engine.errors.NecropolisError",
+        "necropolis.games.load_game",
+        "necropolis.bots.RandomBot",
+        "necropolis.engine.options",
+    ]
+    assert [layer_of(n) for n in names] == [0, 1, 2, 0]
+    assert layer_of("necropolis.load_game") == len(LAYERS)
+    assert layer_of("json") is None
