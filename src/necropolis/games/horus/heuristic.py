@@ -110,6 +110,8 @@ CHEST_VALUE = 3.5
 #: What a rival still inside may add to its load before it leaves, and how unsure that is.
 RIVAL_GAIN = 8.0
 RIVAL_SPREAD = 6.0
+#: Rounds a rival inside is taken to stay beyond its walk out, for its risk of being shut in.
+RIVAL_ROUNDS = 4
 #: Points a wound costs (a card toward a slower level, for good if a mummy gave it).
 WOUND_COST = 1.5
 #: A search of the sand or the pond: a treasure or chest ten times in eighteen, less the
@@ -410,12 +412,23 @@ class _Me:
         # Each rival out or still inside: its load as seen, what it may add, how sure that
         # is; worked out once, as win_chance asks for every target of every plan.
         self.bars = [
-            (estimate_load(r), 0.0, 3.0)
+            (estimate_load(r), 0.0, 3.0, 0.0)
             if r["status_id"] == ESCAPED
-            else (estimate_load(r), RIVAL_GAIN, RIVAL_SPREAD)
+            else (estimate_load(r), RIVAL_GAIN, RIVAL_SPREAD, self.rival_shut_in(r))
             for r in self.rivals
             if r["status_id"] in (ESCAPED, INSIDE)
         ]
+
+    def rival_shut_in(self, rival: dict[str, Any]) -> float:
+        """The chance that a rival inside is shut in: read off the sampled block orders at
+        its square, for the rounds its walk out takes at its level plus the rounds it may
+        yet spend raiding."""
+        sq = rival["square"]
+        if sq is None or sq < 0:
+            return 0.0
+        rate = max(actions_per_round(_level(int(rival["card_count"])), 0), 0.5) * 0.8
+        rounds = math.ceil((self.exit_dist[sq] + 1) / rate) + RIVAL_ROUNDS
+        return cut_risk(self.table[sq], rounds - 1)
 
     def blocks_before_out(self, extra_rounds: float = 0.0, square: int | None = None) -> int:
         """Blocks that fall before the seat is out if it heads for an exit (after
@@ -430,8 +443,8 @@ class _Me:
         """How likely escaping with ``value`` wins, against what the rivals may carry (one
         still inside may yet load up, or be shut in)."""
         p = 1.0
-        for load, gain, spread in self.bars:
-            p *= _sigmoid((value - load - gain) / spread)
+        for load, gain, spread, shut in self.bars:
+            p *= shut + (1.0 - shut) * _sigmoid((value - load - gain) / spread)
         return 0.97 * p + 0.03 * min(value / 40.0, 1.0)
 
 
