@@ -13,9 +13,10 @@ of adventurers who got out, were sealed in or crushed; the share of games nobody
 out of; the mean score of those who got out; and the share of
 adventurers who, back from inside, ended a round on an exit space without leaving.
 
-    .venv/bin/python scripts/horus_collapse.py [ORDERS] [GAMES] [PLAYER_COUNTS]
+    .venv/bin/python scripts/horus_collapse.py [ORDERS] [GAMES] [PLAYER_COUNTS] [BOT_GAMES]
 
-e.g. ``scripts/horus_collapse.py 20000 200 2,4,6``. Figures in docs/rules/horus.md.
+(BOT_GAMES: games per player count with the heuristic, GAMES if not given), e.g.
+``scripts/horus_collapse.py 20000 500 2,3,4,5,6 100``. Figures in docs/rules/horus.md.
 """
 
 from __future__ import annotations
@@ -169,9 +170,10 @@ def main() -> None:
     orders = int(sys.argv[1]) if len(sys.argv) > 1 else 20000
     count = int(sys.argv[2]) if len(sys.argv) > 2 else 200
     counts = [int(x) for x in sys.argv[3].split(",")] if len(sys.argv) > 3 else [2, 3, 4, 5, 6]
+    bot_count = int(sys.argv[4]) if len(sys.argv) > 4 else count
     board_alone(orders)
     games(count, counts, heuristic=False)
-    games(count, counts, heuristic=True)
+    games(bot_count, counts, heuristic=True)
 
 
 if __name__ == "__main__":

@@ -3,11 +3,13 @@
 Both work on a whole (determinized) state, so they may read every field, and both must
 cost little more than a random step. The rollout policy plays a crude raider: walk in
 toward the sarcophagi, open and empty what is in front, search the sand and the pond now
-and then, and walk back out once loaded, wounded or late, leaving only with something in
-hand or when late (a random player walks straight out with nothing, which makes rollouts
-say that every position is a shared zero). ``estimate_returns`` turns each seat's load,
-cards, wounds and way out into chances of winning with weights fitted to the heuristic's
-own matches: it is what a search backs up once its rollouts are cut short.
+and then, and walk back out once loaded, wounded, late or once a block has fallen on or
+beside an exit (one more may then close the way out), leaving only with something in
+hand, when late or with the exits threatened (a random player walks straight out with
+nothing, which makes rollouts say that every position is a shared zero).
+``estimate_returns`` turns each seat's load, cards, wounds and way out into chances of
+winning with weights fitted to the heuristic's own matches: it is what a search backs up
+once its rollouts are cut short.
 """
 
 from __future__ import annotations
@@ -46,6 +48,13 @@ _VALUE = tuple(
     3.5 if cp.CARD_KIND[t] == cp.CHEST else float(cp.CARD_VALUE[t]) if cp.DISCARDABLE[t] else 0.0
     for t in range(cp.NUM_CARD_TYPES)
 )
+#: Blocks on the exit spaces and on the squares beside them: once one is down, a single
+#: further block may close the way out, and the rollout's raider heads for it.
+_EXIT_BLOCKS = tuple(
+    b
+    for b, sq in enumerate(cp.BLOCK_SQUARE)
+    if sq in cp.ENTRANCES or any(nb in cp.ENTRANCES for nb in cp.NEIGHBOURS[sq])
+)
 _IS_WOUND = tuple(cp.CARD_KIND[t] == cp.WOUND for t in range(cp.NUM_CARD_TYPES))
 _SEARCH_AREAS = (cp.SCORPION_PIT, cp.CROCODILE_POND)
 
@@ -79,13 +88,15 @@ def rollout_action(s: HorusState, rng: random.Random) -> int:
             return A_DONE
         loot = _loot(s, seat)
         fallen = cp.NUM_BLOCKS - len(s.box)
+        exit_threatened = any(s.fallen[b] for b in _EXIT_BLOCKS)
         heading_out = (
             loot >= 14
-            or fallen >= 18
-            or (loot > 0 and fallen >= 12)
+            or fallen >= 14
+            or (loot > 0 and fallen >= 10)
+            or exit_threatened
             or sum(1 for t in s.hand[seat] if _IS_WOUND[t]) >= 4
         )
-        if heading_out and (loot > 0 or fallen >= 22):
+        if heading_out and (loot > 0 or fallen >= 16 or exit_threatened):
             if A_LEAVE in legal:
                 return A_LEAVE
             move = _step(s, seat, legal, EXIT_DIST)
