@@ -131,12 +131,33 @@ def rollout_action(s: HorusState, rng: random.Random) -> int:
 #: What the position estimate reads of each seat in the game: the points it would carry
 #: out (chests not yet rolled at a die's mean), whether it is still inside, its steps to
 #: the nearest exit, those steps times the squared share of blocks down, its cards in
-#: front, its wounds, the share of blocks down and its square (the last six are 0 for a
-#: seat already out).
-FEATURES = ("load", "inside", "steps", "late steps", "cards", "wounds", "fallen", "fallen²")
+#: front, its wounds, the share of blocks down and its square, and whether a block is
+#: down on an exit space or beside one (one more may then close the way out; the last
+#: seven are 0 for a seat already out).
+FEATURES = (
+    "load",
+    "inside",
+    "steps",
+    "late steps",
+    "cards",
+    "wounds",
+    "fallen",
+    "fallen²",
+    "exit threatened",
+)
 #: Their weights, fitted (see ``estimate_returns``), and the weight of "nobody wins".
-WEIGHTS = (0.09628, 0.63437, -0.0177, -0.0236, -0.0774, -0.31383, -0.00516, 0.37444)
-W_NOBODY = -0.4292
+WEIGHTS = (
+    0.070491,
+    1.1719,
+    -0.00028736,
+    0.019204,
+    0.027071,
+    -0.098026,
+    0.59055,
+    0.3383,
+    -0.29847,
+)
+W_NOBODY = 0.39266
 _EXITS = tuple(cp.ENTRANCES)
 _OUT = (0.0,) * (len(FEATURES) - 1)
 
@@ -147,6 +168,7 @@ def seat_features(s: HorusState) -> list[tuple[float, ...] | None]:
     f = (cp.NUM_BLOCKS - len(s.box)) / cp.NUM_BLOCKS
     down = tuple(b + 1 for b in range(cp.NUM_BLOCKS) if s.fallen[b])
     exits = heuristic.board_distances(down, _EXITS)
+    threatened = float(any(s.fallen[b] for b in _EXIT_BLOCKS))
     rows: list[tuple[float, ...] | None] = []
     for seat in range(s.n):
         status = s.status[seat]
@@ -162,7 +184,7 @@ def seat_features(s: HorusState) -> list[tuple[float, ...] | None]:
         steps = min(exits[s.square[seat]], 30) if s.square[seat] >= 0 else 30
         hand = s.hand[seat]
         wounds = sum(1 for t in hand if cp.CARD_KIND[t] == cp.WOUND)
-        rows.append((load, 1.0, steps, steps * f * f, len(hand), wounds, f, f * f))
+        rows.append((load, 1.0, steps, steps * f * f, len(hand), wounds, f, f * f, threatened))
     return rows
 
 
@@ -174,11 +196,12 @@ def estimate_returns(s: HorusState) -> list[float]:
     A seat's weight grows with what it would carry out (points, chests not yet rolled at
     a die's mean, the variety bonus) and, while it is inside, with what it may still
     find; it shrinks with its cards (a slower level), its wounds, and its walk to the
-    nearest exit, the more so the more blocks are down. Sealed, crushed and mummified
-    seats have none. The weights came from 32,189 positions (every fifth decision) of
-    500 two-player and 200 three-player heuristic-only matches, 80% to fit and 20% to
-    check: on the held-out positions, seats given 0.1-0.2 won 13% of the time, 0.4-0.5,
-    44%, 0.8-0.9, 83% (``scripts/fit_horus_estimate.py`` repeats the fit). Earlier
+    nearest exit, the more so the more blocks are down, and while a block lies on or
+    beside an exit. Sealed, crushed and mummified seats have none. The weights came from
+    5,144 positions (every fifth decision) of 150 two-player and 50 three-player
+    heuristic-only matches on the present board, 80% to fit and 20% to check: on the
+    held-out positions, seats given 0.1-0.2 won 11% of the time, 0.4-0.5, 41%, 0.8-0.9,
+    80% (``scripts/fit_horus_estimate.py 150 50`` repeats the fit). Earlier
     estimates, a hand count of loads, a share of the sarcophagi and a fitted sealing
     risk, then the heuristic's own plan values, were badly calibrated, and searches
     walked into their errors (docs/strength.md).
