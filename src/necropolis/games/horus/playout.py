@@ -195,9 +195,9 @@ def estimate_returns(s: HorusState) -> list[float]:
 
     A seat's weight grows with what it would carry out (points, chests not yet rolled at
     a die's mean, the variety bonus) and, while it is inside, with what it may still
-    find; it shrinks with its cards (a slower level), its wounds, and its walk to the
-    nearest exit, the more so the more blocks are down, and while a block lies on or
-    beside an exit. Sealed, crushed and mummified seats have none. The weights came from
+    find; it shrinks with its wounds and while a block lies on or beside an exit (on the
+    present board the fit gives its cards and its walk to the nearest exit almost no
+    weight). Sealed, crushed and mummified seats have none. The weights came from
     5,144 positions (every fifth decision) of 150 two-player and 50 three-player
     heuristic-only matches on the present board, 80% to fit and 20% to check: on the
     held-out positions, seats given 0.1-0.2 won 11% of the time, 0.4-0.5, 41%, 0.8-0.9,
