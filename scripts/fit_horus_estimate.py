@@ -9,8 +9,9 @@ seats given each band of chances.
 
     .venv/bin/python scripts/fit_horus_estimate.py [TWO_PLAYER_MATCHES] [THREE_PLAYER_MATCHES]
 
-The committed weights came from the defaults (500 and 200 matches, seeds 1000+ and
-3000+); a run takes a few minutes.
+The committed weights came from 150 and 50 matches (seeds 1000+ and 3000+) on the board
+with blocks on and beside the exits (the defaults, 500 and 200, take several times as
+long; there was no time for them); a run takes a few minutes on an idle core.
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ from necropolis.games.horus.playout import FEATURES
 from necropolis.games.horus.state import HorusState
 
 #: Rough scales of playout.FEATURES, so that one learning rate suits every weight.
-SCALE = np.array([10, 1, 10, 10, 10, 5, 1, 1], float)
+SCALE = np.array([10, 1, 10, 10, 10, 5, 1, 1, 1], float)
 
 
 def positions(players: int, matches: int, first_seed: int) -> list[tuple[np.ndarray, ...]]:

@@ -29,8 +29,8 @@ from tests.horus.helpers import (
 def test_shoot_floors_a_mummy_until_phase_4_when_it_rises_and_wounds() -> None:
     state = start([DAVID, CHANTAL])
     initkaes = cp.MUMMY_NAMES.index("Initkaes")
-    state.square[0] = square(3, 0)  # next to Initkaes, who starts on (2, 0)
-    state.square[1] = square(1, 0)
+    state.square[0] = square(2, 0)  # next to Initkaes, who starts on (1, 0)
+    state.square[1] = square(0, 0)
     keep_all(state)
     roll(state, [6, 6, 6, 6, 6])
     act(state, f"seat 0 shoots {cp.MUMMY_NAMES[initkaes]}")
@@ -40,7 +40,7 @@ def test_shoot_floors_a_mummy_until_phase_4_when_it_rises_and_wounds() -> None:
     assert cp.MUMMY_WOUND not in state.hand[1]
     act(state, "seat 1 ends the turn")
     roll(state, [6, 6, 6, 6, 6])
-    assert state.mummy_square(initkaes) == square(2, 0)  # it rose instead of moving
+    assert state.mummy_square(initkaes) == square(1, 0)  # it rose instead of moving
     assert not state.mummy_down[initkaes]
     assert state.hand[1].count(cp.MUMMY_WOUND) == 1
     # once per game

@@ -67,7 +67,7 @@ def test_the_rendering_shows_numbers_walls_figures_and_blocks() -> None:
     assert lines[2][4] == "│"  # a solid line between the corridor and the sand
     assert lines[2][8] == " "  # a dotted line inside the sand
     text = "\n".join(lines)
-    assert "36~" in text and "15," in text and " E " in text
+    assert "32~" in text and "15," in text and "36E" in text  # block 36 on an exit
     assert "M" in lines[1][:41]  # Sanakht in the top row
     assert any(line.startswith("you (1)") and "Shoot" in line for line in lines)
     assert any(line.startswith("Player 2") and "Dodge" in line for line in lines)

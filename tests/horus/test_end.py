@@ -1,11 +1,12 @@
 """Every way the game ends, and how it is scored: escapes, chests, the variety bonus, the
-tie-breaks, adventurers sealed in or crushed, the empty box, and the mummies' victory.
+tie-breaks, adventurers sealed in or crushed, the block that closes the last way out, and
+the mummies' victory.
 """
 
 from __future__ import annotations
 
 from necropolis.engine import CHANCE
-from necropolis.games.horus.codes import CRUSHED, ESCAPED, MUMMIFIED, SEALED
+from necropolis.games.horus.codes import CRUSHED, ESCAPED, INSIDE, MUMMIFIED, SEALED
 from necropolis.games.horus.state import HorusState
 from tests.horus.helpers import (
     CHANTAL,
@@ -168,17 +169,21 @@ def test_nobody_escapes_and_the_mummies_win() -> None:
     assert said(told(mark, state, None))[-1] == "Nobody got out alive: the pyramid won"
 
 
-def test_the_last_block_seals_whoever_is_still_inside() -> None:
+def test_the_block_that_closes_the_last_way_out_ends_the_game() -> None:
+    # "The game ends when all of the Adventurers have left the pyramid or have been sealed
+    # inside by the Stone Blocks", however many blocks are still in the box
     state = start([DAVID, CHANTAL])
-    for b in range(35):  # prepared: 35 blocks down, none near the entrance matters
-        state.fallen[b] = True
-    state.box = [35]
+    state.square[0], state.square[1] = square(7, 4), square(7, 5)  # prepared: in the nest
+    state.fallen[35 - 1] = True  # prepared: the west exit space is covered
+    state.box.remove(35 - 1)
     keep_all(state)
     roll(state, [1, 1, 1, 1, 1])
     end_turns(state)
     roll(state, [1, 1, 1, 1, 1])
-    chance(state, 35)
+    assert state.status == [INSIDE, INSIDE]  # the east exit is reached through (8, 5)
+    chance(state, 34 - 1)  # block 34 covers (8, 5): no way out is left
     assert state.status == [SEALED, SEALED] and state.is_terminal()
+    assert len(state.box) == 34
 
 
 def test_the_last_adventurer_crushed_ends_the_game() -> None:
@@ -202,7 +207,7 @@ def test_the_last_adventurer_crushed_ends_the_game() -> None:
 def test_the_last_adventurer_turned_mummy_ends_the_game_and_the_mummies_win() -> None:
     state = start([DAVID, CHANTAL], {1: ["Scorpion"] * 6 + ["Crocodile"] * 6})
     state.status[0] = SEALED  # prepared: David already lost in the pyramid
-    state.square[1] = square(3, 0)
+    state.square[1] = square(2, 0)
     keep_all(state)
     roll(state, [6, 6, 1, 1, 1])
     mark = state.clone()

@@ -89,9 +89,9 @@ def test_it_opens_a_sarcophagus_beside_it_with_actions_to_spare() -> None:
 
 def test_it_heads_out_with_its_treasures_when_one_block_would_seal_it_in() -> None:
     state = _turn_of_seat_0(["Anubis treasure (9)", "Thoth treasure (8)"])
-    # ten blocks left; only block 13 still joins the sand to the Cobra Nest, and blocks
-    # 27, 33 and 34 the seat's square to the sand above it
-    _fell(state, [b for b in range(1, 37) if b not in (13, 27, 33, 34, 2, 3, 4, 23, 24, 25)])
+    # ten blocks left; only block 13 still joins the sand to the Cobra Nest, block 27 the
+    # seat's square to the pond, and 33 to 36 lie before and on the exits
+    _fell(state, [b for b in range(1, 37) if b not in (13, 27, 33, 34, 35, 36, 2, 3, 4, 23)])
     state.square[0] = square(1, 6)  # the corridor is a step away, full of sarcophagi
     a = policy(SeatWindow(state, 0), random.Random(0))
     assert A_MOVE <= a < A_MOVE + 4
@@ -100,20 +100,29 @@ def test_it_heads_out_with_its_treasures_when_one_block_would_seal_it_in() -> No
     assert way_out[step] < way_out[state.square[0]]
 
 
-def test_it_leaves_from_the_exit_with_its_load_before_the_last_block_falls() -> None:
+def test_it_leaves_from_the_exit_with_its_load_when_the_next_block_may_shut_it_in() -> None:
     state = _turn_of_seat_0(["Anubis treasure (9)", "Horus treasure (10)"])
-    _fell(state, [b for b in range(1, 37) if b not in (13, 2)])
+    # the other exit and the nest squares before both exits are down: block 35, on the
+    # seat's own exit space, would leave it nowhere to jump but a dead end
+    _fell(state, [b for b in range(1, 37) if b not in (13, 2, 35)])
     state.square[0] = cp.ENTRANCES[0]
+    assert cp.SQUARE_NUMBER[cp.ENTRANCES[0]] == 35
     assert policy(SeatWindow(state, 0), random.Random(0)) == A_LEAVE
 
 
-def test_it_waits_on_the_exit_space_while_a_rival_is_still_inside() -> None:
-    # nothing falls on the exit space: the last one out knows what it has to beat
+def test_it_waits_on_the_exit_space_only_while_no_one_block_can_shut_it_in() -> None:
+    # the last one out knows what it has to beat; while both exits and the nest squares
+    # before them stand, one falling block can wound the seat but not shut it in
     state = _turn_of_seat_0(["Anubis treasure (9)", "Horus treasure (10)"])
-    _fell(state, [b for b in range(1, 37) if b not in (13, 2, 3, 23, 24, 25, 26, 27)])
+    open_blocks = (13, 2, 3, 23, 24, 33, 34, 35, 36)
+    _fell(state, [b for b in range(1, 37) if b not in open_blocks])
     state.square[0] = cp.ENTRANCES[0]
     assert policy(SeatWindow(state, 0), random.Random(0)) == A_DONE
     state.status[1] = SEALED  # alone inside: nothing to wait for
+    assert policy(SeatWindow(state, 0), random.Random(0)) == A_LEAVE
+    state = _turn_of_seat_0(["Anubis treasure (9)", "Horus treasure (10)"])
+    _fell(state, [b for b in range(1, 37) if b not in open_blocks or b == 36])
+    state.square[0] = cp.ENTRANCES[0]  # the other exit is down: block 35 would shut it in
     assert policy(SeatWindow(state, 0), random.Random(0)) == A_LEAVE
 
 

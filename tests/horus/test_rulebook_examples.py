@@ -191,7 +191,7 @@ def test_imhotep_turns_at_the_wall() -> None:
     assert state.mummy_square(imhotep) == square(5, 9)  # two down, turn, one back
     assert state.mummy_facing[imhotep] == -1
     initkaes = cp.MUMMY_NAMES.index("Initkaes")
-    assert state.mummy_square(initkaes) == square(5, 0)  # three squares south, no wall
+    assert state.mummy_square(initkaes) == square(4, 0)  # three squares south, no wall
     walks = {
         e["params"]["mummy"]: e for e in told(mark, state, None) if e["kind"] == "mummy_walked"
     }

@@ -58,10 +58,10 @@ def test_search_dangers_are_wounds_by_area() -> None:
 
 def test_touch_when_an_adventurer_walks_into_a_mummy() -> None:
     state = start([DAVID, CHANTAL])
-    state.square[0] = square(3, 0)
+    state.square[0] = square(2, 0)
     _turns(state, [2, 1, 1, 1, 1])
     mark = state.clone()
-    act(state, "seat 0 moves north")  # Initkaes stands on (2, 0)
+    act(state, "seat 0 moves north")  # Initkaes stands on (1, 0)
     assert state.hand[0] == [cp.MUMMY_WOUND]
     assert said(told(mark, state, 1)) == [
         "Player 1 moved north in the Mummies' Corridor",
@@ -71,16 +71,16 @@ def test_touch_when_an_adventurer_walks_into_a_mummy() -> None:
 
 def test_touch_when_a_mummy_walks_over_adventurers_all_of_them() -> None:
     state = start([DAVID, CHANTAL])
-    state.square[0] = state.square[1] = square(3, 0)
+    state.square[0] = state.square[1] = square(2, 0)
     _turns(state, [1, 1, 1, 1, 1])
     end_turns(state)
     mark = state.clone()
-    roll(state, [4, 1, 1, 1, 1])  # one step: Initkaes (facing south) enters (3, 0)
+    roll(state, [4, 1, 1, 1, 1])  # one step: Initkaes (facing south) enters (2, 0)
     assert state.hand == [[cp.MUMMY_WOUND], [cp.MUMMY_WOUND]]
     log = told(mark, state, 0)
     assert said(log, "mummies_walk") == ["The mummy dice gave each mummy 1 step"]
     walk = [e for e in log if e["kind"] == "mummy_walked" and e["params"]["mummy"] == "Initkaes"]
-    assert walk[0]["params"]["squares"] == [square(3, 0)]
+    assert walk[0]["params"]["squares"] == [square(2, 0)]
     assert said(log, "touched_by_mummy") == [
         "Initkaes touched you: a wound",
         "Initkaes touched Player 2: a wound",
@@ -89,7 +89,7 @@ def test_touch_when_a_mummy_walks_over_adventurers_all_of_them() -> None:
 
 def test_touch_when_they_stay_together_into_the_next_round() -> None:
     state = start([DAVID, CHANTAL])
-    state.square[0] = square(2, 0)  # already on Initkaes's square
+    state.square[0] = square(1, 0)  # already on Initkaes's square
     _turns(state, [1, 1, 1, 1, 1])
     end_turns(state)
     mark = state.clone()
@@ -160,7 +160,7 @@ def test_a_block_with_no_free_square_around_crushes() -> None:
 def test_a_mummy_wound_at_twelve_cards_forces_a_discard() -> None:
     hand = ["Hededet treasure (2)"] * 2 + ["Scorpion"] * 6 + ["Crocodile"] * 4
     state = start([DAVID, CHANTAL], {0: hand})
-    state.square[0] = square(3, 0)
+    state.square[0] = square(2, 0)
     _turns(state, [6, 1, 1, 1, 1])
     act(state, "seat 0 moves north")
     assert state.view(0)["awaiting"] == "make room"
@@ -180,19 +180,19 @@ def test_a_mummy_wound_at_twelve_cards_forces_a_discard() -> None:
 def test_twelve_wounds_and_a_touch_make_a_mummy_that_then_walks() -> None:
     hand = ["Scorpion"] * 6 + ["Crocodile"] * 6
     state = start([EDGAR, CHANTAL], {0: hand})
-    state.square[0] = square(3, 0)
+    state.square[0] = square(2, 0)
     _turns(state, [6, 1, 1, 1, 1])
     mark = state.clone()
     act(state, "seat 0 moves north")
     assert state.status[0] == MUMMIFIED
     assert "You had twelve wounds and rose as a mummy" in said(told(mark, state, 0))
     assert len(state.mummy_pos) == 4 and state.mummy_seat[3] == 0
-    assert state.mummy_square(3) == square(2, 0)
+    assert state.mummy_square(3) == square(1, 0)
     end_turns(state)
-    state.square[1] = square(1, 0)  # Chantal waits where the new mummy walks
+    state.square[1] = square(0, 0)  # Chantal waits where the new mummy walks
     mark = state.clone()
     roll(state, [4, 1, 1, 1, 1])  # one step: the new mummy faces north, Initkaes south
-    assert state.mummy_square(3) == square(1, 0)
+    assert state.mummy_square(3) == square(0, 0)
     assert state.hand[1] == [cp.MUMMY_WOUND]
     log = told(mark, state, 1)
     assert "The mummy of Player 1 walked 1 square along the Anubis section" in said(log)

@@ -106,7 +106,7 @@ FIXTURES: dict[str, tuple[str, dict[str, Any], int, Pick, str | None]] = {
     "horus-act": ("horus", {"players": 4}, 3, _phase("perform actions", 60), "acting"),
     "horus-sarcophagus": ("horus", {"players": 2}, 7, _targets("sarcophagus:"), "acting"),
     "horus-cards": ("horus", {"players": 3}, 9, _targets("card:", 30), "acting"),
-    "horus-lock": ("horus", {"players": 3}, 4, _targets("die:", 10), "acting"),
+    "horus-lock": ("horus", {"players": 4}, 24, _targets("die:", 10), "acting"),
     "horus-end": ("horus", {"players": 4}, 8, _end, "seat0"),
     "horus-spectator": ("horus", {"players": 6}, 5, _after(200), None),
 }

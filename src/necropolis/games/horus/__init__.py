@@ -74,7 +74,7 @@ class HorusGame(Game):
         return max(cp.NUM_CARD_TYPES, cp.NUM_BLOCKS, 6)
 
     def max_game_length(self) -> int:
-        # Each round lets a block fall and the empty box seals the pyramid, so at most
+        # Each round lets a block fall and blocks fall on both exit spaces, so at most
         # MAX_ROUNDS rounds. Per seat and round: at most 5 actions, each at most one
         # decision, five lock dice, a room discard and a reaction, plus the free uses
         # (bounded by the cards and abilities held) and the phase-1 discards; a generous

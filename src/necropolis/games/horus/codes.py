@@ -94,7 +94,9 @@ HEALS = {
     A_MEDIKIT_BLOCK: (cp.MEDIKIT, cp.BLOCK_WOUND),
 }
 
-MAX_ROUNDS = cp.NUM_BLOCKS  # a block falls every round, and the empty box seals the pyramid
+# A block falls every round and the exit spaces carry block numbers (checked as the data
+# loads), so the pyramid is closed for good by the time the box is empty.
+MAX_ROUNDS = cp.NUM_BLOCKS
 
 
 NODE_NAMES = (

@@ -98,6 +98,11 @@ SQUARE_NUMBER: tuple[int, ...] = tuple(
     next((n for r, c, n in _board["numbered_squares"] if (r, c) == pos), 0) for pos in _cells
 )
 
+if any(SQUARE_NUMBER[e] == 0 for e in ENTRANCES):
+    # The rulebook ends the game through the blocks alone ("Sealing the Pyramid"): with
+    # every exit space numbered, the 36 blocks together close every way out.
+    raise ValueError("horus.toml: every Entrance and Exit space must carry a block number")
+
 # --- the corridor -------------------------------------------------------------------
 
 SECTION_NAMES = ("anubis", "horus", "thoth")

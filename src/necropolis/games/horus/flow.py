@@ -234,11 +234,6 @@ def exit_reach(s: HorusState) -> list[bool]:
 
 
 def seal_check(s: HorusState) -> None:
-    if all(s.fallen):  # the box is empty: the pyramid is closed for good
-        for seat in range(s.n):
-            if s.status[seat] == INSIDE:
-                s.status[seat] = SEALED
-        return
     reach = exit_reach_bits(s.fallen)
     for seat in range(s.n):
         if s.status[seat] == INSIDE and not reach & SQUARE_BIT[s.square[seat]]:

@@ -15,9 +15,11 @@ few plain rules:
   visible cards, the mean of each back for face-down ones, plus what a rival still
   inside may yet add). So the seat raids while ahead of nothing, leaves once more points
   no longer buy enough, and raids on (gambling) while behind a rival who is already out.
-* **Wait on the exit space.** No block falls on an exit space, so once there with its
-  load the seat does not leave while a rival is still inside and the box is not nearly
-  empty: it answers what the rival brings out, or leaves alone if the rival is shut in.
+* **Wait on the exit space.** Once there with its load the seat does not leave while a
+  rival is still inside and no block that may fall before its next chance to leave can
+  shut it in (read off the same sampled orders): it answers what the rival brings out,
+  or leaves alone if the rival is shut in. Blocks fall on the exit spaces too, so the
+  wait risks a wound, and it ends as soon as one exit or the nest before it is down.
 * **Targets.** Sarcophagi are the richest cards (an open one shows its value, a closed
   one is worth the mean of its god's cards, with the variety bonus a new god adds),
   two actions each from the square in front. The seat opens a sarcophagus only when it
@@ -108,6 +110,8 @@ CHEST_VALUE = 3.5
 #: What a rival still inside may add to its load before it leaves, and how unsure that is.
 RIVAL_GAIN = 8.0
 RIVAL_SPREAD = 6.0
+#: Rounds a rival inside is taken to stay beyond its walk out, for its risk of being shut in.
+RIVAL_ROUNDS = 4
 #: Points a wound costs (a card toward a slower level, for good if a mummy gave it).
 WOUND_COST = 1.5
 #: A search of the sand or the pond: a treasure or chest ten times in eighteen, less the
@@ -115,6 +119,10 @@ WOUND_COST = 1.5
 SEARCH_WORTH = 1.8
 #: What one more round inside is worth beside the sampled sealing risk (unseen dangers).
 STAY_COST = 0.98
+#: Waiting on an exit space: the largest share of sampled block orders that may shut the
+#: seat in before it can leave, and the chance of an idle round that counts one more block.
+WAIT_CUT_RISK = 0.0
+WAIT_IDLE_RISK = 0.1
 #: Preference of adventurers at setup, by measurement (200 paired two-player games each
 #: against the heuristic's previous version): Shoot, which clears a mummy out of the
 #: corridor, helps most, then Dodge and Stamina; Lockpicking is little use to a raider
@@ -199,19 +207,20 @@ _IS_EXIT = tuple(cp.AREA[sq] == cp.ENTRANCE for sq in range(NUM_SQUARES))
 
 def _plain_cut_times(fallen: list[bool], order: list[int]) -> list[int]:
     """Per square, how many squares of ``order`` (where the blocks still in the box land,
-    in falling order) are covered before it is cut from every exit (0: already cut;
-    ``len(order)``: only the empty box closes it).
+    in falling order) are covered before it is cut from every exit (0: already cut, or
+    under a fallen block; a free exit space counts as reached while its own block is up).
 
     Worked backwards: with every block down, open their squares again one by one (the
-    last to fall first) and note when each square joins the exits' component.
+    last to fall first) and note when each square joins the component of "outside", a
+    node joined to every open exit space.
     """
     total = len(order)
-    parent = list(range(NUM_SQUARES))
-    members: list[list[int]] = [[sq] for sq in range(NUM_SQUARES)]
-    out = [0] * NUM_SQUARES
+    outside = NUM_SQUARES
+    parent = list(range(NUM_SQUARES + 1))
+    members: list[list[int]] = [[sq] for sq in range(NUM_SQUARES + 1)]
+    out = [0] * (NUM_SQUARES + 1)
     is_open = [not _NUMBERED[sq] for sq in range(NUM_SQUARES)]
-    exit_root = cp.ENTRANCES[0]
-    out[exit_root] = total
+    exit_root = outside
 
     def find(x: int) -> int:
         while parent[x] != x:
@@ -238,16 +247,20 @@ def _plain_cut_times(fallen: list[bool], order: list[int]) -> list[int]:
 
     for sq in range(NUM_SQUARES):
         if is_open[sq]:
+            if _IS_EXIT[sq]:
+                union(sq, outside, total)
             for nb in NEIGHBOURS[sq]:
                 if nb > sq and is_open[nb]:
                     union(sq, nb, total)
     for k in range(total - 1, -1, -1):
         sq = order[k]
         is_open[sq] = True
+        if _IS_EXIT[sq]:
+            union(sq, outside, k + 1)
         for nb in NEIGHBOURS[sq]:
             if nb >= 0 and is_open[nb]:
                 union(sq, nb, k + 1)
-    return out
+    return out[:NUM_SQUARES]
 
 
 @lru_cache(maxsize=512)
@@ -270,15 +283,11 @@ def cut_table(fallen: tuple[int, ...], first: int) -> tuple[tuple[int, ...], ...
             order.insert(0, first)
         squares = [_SQUARE_OF_BLOCK[b - 1] for b in order]
         plain = _plain_cut_times(down, squares)
-        total = len(squares)
         for sq in range(NUM_SQUARES):
-            if _IS_EXIT[sq]:
-                t = total
-            else:
-                t = plain[sq]
-                for nb in NEIGHBOURS[sq]:
-                    if nb >= 0 and plain[nb] > t:
-                        t = plain[nb]
+            t = plain[sq]
+            for nb in NEIGHBOURS[sq]:
+                if nb >= 0 and plain[nb] > t:
+                    t = plain[nb]
             per_square[sq].append(t)
     return tuple(tuple(sorted(x)) for x in per_square)
 
@@ -403,12 +412,23 @@ class _Me:
         # Each rival out or still inside: its load as seen, what it may add, how sure that
         # is; worked out once, as win_chance asks for every target of every plan.
         self.bars = [
-            (estimate_load(r), 0.0, 3.0)
+            (estimate_load(r), 0.0, 3.0, 0.0)
             if r["status_id"] == ESCAPED
-            else (estimate_load(r), RIVAL_GAIN, RIVAL_SPREAD)
+            else (estimate_load(r), RIVAL_GAIN, RIVAL_SPREAD, self.rival_shut_in(r))
             for r in self.rivals
             if r["status_id"] in (ESCAPED, INSIDE)
         ]
+
+    def rival_shut_in(self, rival: dict[str, Any]) -> float:
+        """The chance that a rival inside is shut in: read off the sampled block orders at
+        its square, for the rounds its walk out takes at its level plus the rounds it may
+        yet spend raiding."""
+        sq = rival["square"]
+        if sq is None or sq < 0:
+            return 0.0
+        rate = max(actions_per_round(_level(int(rival["card_count"])), 0), 0.5) * 0.8
+        rounds = math.ceil((self.exit_dist[sq] + 1) / rate) + RIVAL_ROUNDS
+        return cut_risk(self.table[sq], rounds - 1)
 
     def blocks_before_out(self, extra_rounds: float = 0.0, square: int | None = None) -> int:
         """Blocks that fall before the seat is out if it heads for an exit (after
@@ -423,8 +443,8 @@ class _Me:
         """How likely escaping with ``value`` wins, against what the rivals may carry (one
         still inside may yet load up, or be shut in)."""
         p = 1.0
-        for load, gain, spread in self.bars:
-            p *= _sigmoid((value - load - gain) / spread)
+        for load, gain, spread, shut in self.bars:
+            p *= shut + (1.0 - shut) * _sigmoid((value - load - gain) / spread)
         return 0.97 * p + 0.03 * min(value / 40.0, 1.0)
 
 
@@ -675,13 +695,23 @@ def _turn(me: _Me, legal: list[int], rng: random.Random) -> int:
 
 
 def _worth_waiting(me: _Me) -> bool:
-    """Whether to stay on the exit space rather than leave: no block ever falls there, so
-    while a rival is still inside and the box is far from empty, waiting costs nothing
-    and lets the seat answer what the rival brings out (or leave alone if it is shut
-    in); the last player out knows what it has to beat."""
-    if me.view["blocks_in_box"] <= 2:
-        return False  # the last block closes the pyramid: out before it falls
-    return any(r["status_id"] == INSIDE for r in me.rivals)
+    """Whether to stay on the exit space rather than leave: while a rival is still
+    inside, the last player out knows what it has to beat (and a rival shut in leaves it
+    the win), but only while no block that may fall before the seat's next chance to
+    leave can shut it in: this round's, and one more when the seat's level may well give
+    it no action next round. (Both exit spaces carry blocks, so waiting is never free: a
+    block on the seat's square wounds it, and with one exit down the next may seal it.)"""
+    if not any(r["status_id"] == INSIDE for r in me.rivals):
+        return False
+    blocks = 1 + (_no_action_chance(me) > WAIT_IDLE_RISK)
+    return cut_risk(me.times, blocks) <= WAIT_CUT_RISK
+
+
+def _no_action_chance(me: _Me) -> float:
+    """The chance that next round's dice give the seat no action at its present level."""
+    level = _level(me.count)
+    dice = cp.NUM_DICE - me.cursed
+    return 1.0 if level > 6 else ((level - 1) / 6) ** dice
 
 
 def _search_squares(me: _Me) -> list[int]:

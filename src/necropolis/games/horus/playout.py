@@ -3,11 +3,13 @@
 Both work on a whole (determinized) state, so they may read every field, and both must
 cost little more than a random step. The rollout policy plays a crude raider: walk in
 toward the sarcophagi, open and empty what is in front, search the sand and the pond now
-and then, and walk back out once loaded, wounded or late, leaving only with something in
-hand or when late (a random player walks straight out with nothing, which makes rollouts
-say that every position is a shared zero). ``estimate_returns`` turns each seat's load,
-cards, wounds and way out into chances of winning with weights fitted to the heuristic's
-own matches: it is what a search backs up once its rollouts are cut short.
+and then, and walk back out once loaded, wounded, late or once a block has fallen on or
+beside an exit (one more may then close the way out), leaving only with something in
+hand, when late or with the exits threatened (a random player walks straight out with
+nothing, which makes rollouts say that every position is a shared zero).
+``estimate_returns`` turns each seat's load, cards, wounds and way out into chances of
+winning with weights fitted to the heuristic's own matches: it is what a search backs up
+once its rollouts are cut short.
 """
 
 from __future__ import annotations
@@ -46,6 +48,13 @@ _VALUE = tuple(
     3.5 if cp.CARD_KIND[t] == cp.CHEST else float(cp.CARD_VALUE[t]) if cp.DISCARDABLE[t] else 0.0
     for t in range(cp.NUM_CARD_TYPES)
 )
+#: Blocks on the exit spaces and on the squares beside them: once one is down, a single
+#: further block may close the way out, and the rollout's raider heads for it.
+_EXIT_BLOCKS = tuple(
+    b
+    for b, sq in enumerate(cp.BLOCK_SQUARE)
+    if sq in cp.ENTRANCES or any(nb in cp.ENTRANCES for nb in cp.NEIGHBOURS[sq])
+)
 _IS_WOUND = tuple(cp.CARD_KIND[t] == cp.WOUND for t in range(cp.NUM_CARD_TYPES))
 _SEARCH_AREAS = (cp.SCORPION_PIT, cp.CROCODILE_POND)
 
@@ -79,13 +88,15 @@ def rollout_action(s: HorusState, rng: random.Random) -> int:
             return A_DONE
         loot = _loot(s, seat)
         fallen = cp.NUM_BLOCKS - len(s.box)
+        exit_threatened = any(s.fallen[b] for b in _EXIT_BLOCKS)
         heading_out = (
             loot >= 14
-            or fallen >= 18
-            or (loot > 0 and fallen >= 12)
+            or fallen >= 14
+            or (loot > 0 and fallen >= 10)
+            or exit_threatened
             or sum(1 for t in s.hand[seat] if _IS_WOUND[t]) >= 4
         )
-        if heading_out and (loot > 0 or fallen >= 22):
+        if heading_out and (loot > 0 or fallen >= 16 or exit_threatened):
             if A_LEAVE in legal:
                 return A_LEAVE
             move = _step(s, seat, legal, EXIT_DIST)
@@ -120,12 +131,33 @@ def rollout_action(s: HorusState, rng: random.Random) -> int:
 #: What the position estimate reads of each seat in the game: the points it would carry
 #: out (chests not yet rolled at a die's mean), whether it is still inside, its steps to
 #: the nearest exit, those steps times the squared share of blocks down, its cards in
-#: front, its wounds, the share of blocks down and its square (the last six are 0 for a
-#: seat already out).
-FEATURES = ("load", "inside", "steps", "late steps", "cards", "wounds", "fallen", "fallen²")
+#: front, its wounds, the share of blocks down and its square, and whether a block is
+#: down on an exit space or beside one (one more may then close the way out; the last
+#: seven are 0 for a seat already out).
+FEATURES = (
+    "load",
+    "inside",
+    "steps",
+    "late steps",
+    "cards",
+    "wounds",
+    "fallen",
+    "fallen²",
+    "exit threatened",
+)
 #: Their weights, fitted (see ``estimate_returns``), and the weight of "nobody wins".
-WEIGHTS = (0.09628, 0.63437, -0.0177, -0.0236, -0.0774, -0.31383, -0.00516, 0.37444)
-W_NOBODY = -0.4292
+WEIGHTS = (
+    0.070491,
+    1.1719,
+    -0.00028736,
+    0.019204,
+    0.027071,
+    -0.098026,
+    0.59055,
+    0.3383,
+    -0.29847,
+)
+W_NOBODY = 0.39266
 _EXITS = tuple(cp.ENTRANCES)
 _OUT = (0.0,) * (len(FEATURES) - 1)
 
@@ -136,6 +168,7 @@ def seat_features(s: HorusState) -> list[tuple[float, ...] | None]:
     f = (cp.NUM_BLOCKS - len(s.box)) / cp.NUM_BLOCKS
     down = tuple(b + 1 for b in range(cp.NUM_BLOCKS) if s.fallen[b])
     exits = heuristic.board_distances(down, _EXITS)
+    threatened = float(any(s.fallen[b] for b in _EXIT_BLOCKS))
     rows: list[tuple[float, ...] | None] = []
     for seat in range(s.n):
         status = s.status[seat]
@@ -151,7 +184,7 @@ def seat_features(s: HorusState) -> list[tuple[float, ...] | None]:
         steps = min(exits[s.square[seat]], 30) if s.square[seat] >= 0 else 30
         hand = s.hand[seat]
         wounds = sum(1 for t in hand if cp.CARD_KIND[t] == cp.WOUND)
-        rows.append((load, 1.0, steps, steps * f * f, len(hand), wounds, f, f * f))
+        rows.append((load, 1.0, steps, steps * f * f, len(hand), wounds, f, f * f, threatened))
     return rows
 
 
@@ -162,12 +195,13 @@ def estimate_returns(s: HorusState) -> list[float]:
 
     A seat's weight grows with what it would carry out (points, chests not yet rolled at
     a die's mean, the variety bonus) and, while it is inside, with what it may still
-    find; it shrinks with its cards (a slower level), its wounds, and its walk to the
-    nearest exit, the more so the more blocks are down. Sealed, crushed and mummified
-    seats have none. The weights came from 32,189 positions (every fifth decision) of
-    500 two-player and 200 three-player heuristic-only matches, 80% to fit and 20% to
-    check: on the held-out positions, seats given 0.1-0.2 won 13% of the time, 0.4-0.5,
-    44%, 0.8-0.9, 83% (``scripts/fit_horus_estimate.py`` repeats the fit). Earlier
+    find; it shrinks with its wounds and while a block lies on or beside an exit (on the
+    present board the fit gives its cards and its walk to the nearest exit almost no
+    weight). Sealed, crushed and mummified seats have none. The weights came from
+    5,144 positions (every fifth decision) of 150 two-player and 50 three-player
+    heuristic-only matches on the present board, 80% to fit and 20% to check: on the
+    held-out positions, seats given 0.1-0.2 won 11% of the time, 0.4-0.5, 41%, 0.8-0.9,
+    80% (``scripts/fit_horus_estimate.py 150 50`` repeats the fit). Earlier
     estimates, a hand count of loads, a share of the sarcophagi and a fitted sealing
     risk, then the heuristic's own plan values, were badly calibrated, and searches
     walked into their errors (docs/strength.md).
