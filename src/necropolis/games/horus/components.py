@@ -186,6 +186,8 @@ TREASURE, CHEST, NECKLACE, EQUIPMENT, WOUND, IDOL = range(6)
 _KIND = {"treasure": TREASURE, "chest": CHEST, "necklace": NECKLACE}
 _KIND.update({"equipment": EQUIPMENT, "wound": WOUND, "idol": IDOL})
 ORIGINS = ("rubble", "sand", "water", "anubis", "thoth", "horus", "mummy", "block", "idol")
+#: The origins as English words: a sarcophagus deck is named after its god, with a capital.
+ORIGIN_WORDS = tuple(o.capitalize() if o in GODS else o for o in ORIGINS)
 RUBBLE, SAND_DECK, WATER_DECK, ANUBIS_POOL, THOTH_POOL, HORUS_POOL = range(6)
 MUMMY_PILE, BLOCK_PILE, IDOL_ORIGIN = 6, 7, 8
 

@@ -239,7 +239,7 @@ _STATUS_TERMS = (
     "turned into a mummy",
 )
 _AREA_TERMS = cp.AREA_NAMES
-_ORIGIN_TERMS = cp.ORIGINS
+_ORIGIN_TERMS = cp.ORIGIN_WORDS
 _GOD_TERMS = tuple(g.capitalize() for g in cp.GODS)
 _SECTION_TERMS = tuple(s.capitalize() for s in cp.SECTION_NAMES)
 _WOUND_KIND = {

@@ -69,7 +69,7 @@ def card_hidden_to(s: HorusState, t: int, observer: int | None, owner: int) -> b
 
 
 def _back(t: int) -> str:
-    return f"a face-down {cp.ORIGINS[cp.CARD_ORIGIN[t]]} card"
+    return f"a face-down {cp.ORIGIN_WORDS[cp.CARD_ORIGIN[t]]} card"
 
 
 def chance_text(s: HorusState, a: int, observer: int | None, full: bool) -> str:
