@@ -15,6 +15,7 @@ from __future__ import annotations
 import pickle
 import random
 from collections.abc import Callable, Iterator
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from necropolis.engine import CHANCE, Game, SeatWindow, State
@@ -134,7 +135,7 @@ def reachable(state: State) -> dict[str, Any]:
         "fields": fields(state),
         "history": _outcome(state.history),
         "move_number": state.move_number(),
-        "logs": [_outcome(lambda v=v: state.log(v)) for v in seats],
+        "logs": [_outcome(partial(state.log, v)) for v in seats],
         "clone": (fields(clone), _outcome(clone.history), clone.move_number()),
         "pickle": pickle.dumps(state),
     }
