@@ -77,5 +77,5 @@ class NimState(State):
     def view(self, seat: int | None) -> View:
         return {"pile": self.pile, "current_player": self.current_player()}
 
-    def resample(self, seat: int, rng: random.Random) -> NimState:
+    def _resample(self, seat: int, rng: random.Random) -> NimState:
         return self.clone()

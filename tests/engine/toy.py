@@ -126,7 +126,7 @@ class HighCardState(State):
             "current_player": self.current_player(),
         }
 
-    def resample(self, seat: int, rng: random.Random) -> HighCardState:
+    def _resample(self, seat: int, rng: random.Random) -> HighCardState:
         new = self.clone()
         if self.is_terminal():  # every card is face up at the end
             return new

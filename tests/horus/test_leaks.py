@@ -7,10 +7,13 @@ from __future__ import annotations
 
 import random
 
-from necropolis.engine import CHANCE
+import pytest
+
+from necropolis.engine import CHANCE, HiddenHistoryError
 from necropolis.engine.driver import sample_chance
 from necropolis.games.horus import components as cp
 from necropolis.games.horus.state import HorusState
+from tests.conformance.twins import reachable
 from tests.horus.helpers import (
     ABDEL,
     CHANTAL,
@@ -210,3 +213,62 @@ def test_total_secrecy_asks_every_seat_with_cards_so_that_no_question_tells() ->
     roll(b, [1, 1, 1, 1, 1])
     assert a.current_player() == b.current_player() == 0  # asked with no action too
     _same_for(a, b, [1, None])
+
+
+# --- determinizations: a world depends on the seat's view and the generator alone --------
+
+
+def test_a_world_does_not_depend_on_which_block_was_set_aside() -> None:
+    # Clairvoyance: the checked block is set aside for phase 5 and seen by its checker alone
+    # (rulebook, Rasputin's ability); the other seats' worlds draw it again from the box.
+    a = start([RASPUTIN, DAVID, CHANTAL])
+    keep_all(a)
+    roll(a, [2, 2, 2, 1, 1])
+    act(a, "seat 0 uses Clairvoyance")
+    b = a.clone()
+    chance(a, 3)
+    chance(b, 30)
+    act(a, "seat 0 sets the checked block aside")
+    act(b, "seat 0 sets the checked block aside")
+    _same_for(a, b, [1, 2, None])
+    assert a.chosen_block != b.chosen_block
+    for seed in range(40):
+        for seat in (1, 2):
+            wa, wb = a.resample(seat, random.Random(seed)), b.resample(seat, random.Random(seed))
+            assert reachable(wa) == reachable(wb), (seed, seat)
+
+
+def test_a_world_does_not_depend_on_the_card_just_drawn_under_total_secrecy() -> None:
+    a = start([MAKI, DAVID], total_secrecy=True)
+    a.square[0] = square(5, 4)
+    keep_all(a)
+    roll(a, [2, 2, 1, 1, 1])
+    act(a, "seat 0 searches")
+    b = a.clone()
+    chance(a, card("Scorpion"))
+    chance(b, card("Hededet treasure (3)"))
+    _same_for(a, b, [1, None])
+    assert a.node_arg != b.node_arg
+    for seed in range(40):
+        wa, wb = a.resample(1, random.Random(seed)), b.resample(1, random.Random(seed))
+        assert reachable(wa) == reachable(wb), seed
+
+
+def test_a_world_carries_no_history_of_the_hidden_draws() -> None:
+    a = start([MAKI, DAVID], total_secrecy=True)
+    a.square[0] = square(5, 4)
+    keep_all(a)
+    roll(a, [2, 2, 1, 1, 1])
+    act(a, "seat 0 searches")
+    chance(a, card("Hededet treasure (3)"))
+    world = a.resample(1, random.Random(0))
+    with pytest.raises(HiddenHistoryError):
+        world.history()  # replayed, the true history would show the treasure
+    with pytest.raises(HiddenHistoryError):
+        world.log(1)
+    assert world.move_number() == a.move_number()
+    # the world plays on: what it is given from here on it carries
+    act(world, "seat 0 keeps the card drawn")
+    assert world.history_since(a.move_number()) == world.history_since(world.history_start())
+    assert len(world.history_since(a.move_number())) == 1
+    assert world.move_number() == a.move_number() + 1

@@ -19,9 +19,11 @@ import pyspiel
 import pytest
 from open_spiel.python.algorithms import ismcts, mcts
 
+from necropolis.engine import HiddenHistoryError
 from necropolis.engine.protocol import Game
 from necropolis.games import game_class
 from necropolis.interop import openspiel
+from tests.conformance.twins import reachable, twin_matches
 from tests.interop.params import player_counts
 
 pytestmark = pytest.mark.usefixtures("toy_registry")
@@ -142,3 +144,95 @@ def _compare_after_parting(left: Any, right: Any, rng: random.Random) -> None:
             same_past = seen[p][0] == seen[p][1]
             same_state = left.information_state_string(p) == right.information_state_string(p)
             assert same_state == same_past, (p, left.move_number())
+
+
+def _spiel(game: Any, history: list[int]) -> Any:
+    state = game.new_initial_state()
+    for action in history:
+        state.apply_action(action)
+    return state
+
+
+def _draws(seed: int) -> Any:
+    rng = random.Random(seed)
+    return lambda: rng.random()
+
+
+def _spiel_reachable(game: Any, state: Any) -> dict[str, Any]:
+    """Everything a researcher can read of a pyspiel state, the world inside included."""
+    seats = range(game.num_players())
+
+    def outcome(read: Any) -> Any:
+        try:
+            return ("value", read())
+        except Exception as error:
+            return ("raises", type(error).__name__)
+
+    return {
+        "inner": reachable(state.inner),
+        "information_states": [state.information_state_string(p) for p in seats],
+        "observations": [state.observation_string(p) for p in seats],
+        "history": outcome(state.history),
+        "history_str": outcome(state.history_str),
+        "move_number": state.move_number(),
+        "serialized": pyspiel.serialize_game_and_state(game, state),
+    }
+
+
+@pytest.mark.parametrize("game_id", ["horus", "luxor", "luxor2001"])
+def test_resampled_information_states_tell_nothing_the_seat_does_not_know(
+    game_id: str,
+) -> None:
+    """Two true matches a seat has seen alike share its information state, and a world
+    sampled from either with one sampler is the same world, whatever can be read of it."""
+    game = pyspiel.load_game(f"necropolis_{game_id}", {"players": 3})
+    options = {"total_secrecy": True} if game_id == "horus" else {}
+    truths = game_class(game_id)(players=3, **options)
+    if options:
+        game = pyspiel.load_game(f"necropolis_{game_id}", {"players": 3, **options})
+    compared = 0
+    for k, (a, b, seat) in enumerate(twin_matches(truths, seed=9, pairs=6, length=12)):
+        left, right = _spiel(game, a.history()), _spiel(game, b.history())
+        assert left.information_state_string(seat) == right.information_state_string(seat)
+        wl = left.resample_from_infostate(seat, _draws(k))
+        wr = right.resample_from_infostate(seat, _draws(k))
+        assert _spiel_reachable(game, wl) == _spiel_reachable(game, wr), (k, seat)
+        compared += 1
+    assert compared
+
+
+@pytest.mark.parametrize("game_id", ["horus", "luxor", "luxor2001"])
+def test_a_resampled_state_has_the_move_number_and_history_of_its_world(game_id: str) -> None:
+    game = load(game_id, 3)
+    rng = np.random.default_rng(4)
+    state = game.new_initial_state()
+    advance(state, rng, 30)
+    assert not state.is_terminal()
+    seat = 1
+    world = state.resample_from_infostate(seat, pyspiel.UniformProbabilitySampler(0, 1))
+    moves = state.move_number()
+    assert moves == 30
+    assert world.move_number() == world.inner.move_number() == moves
+    assert not world.is_initial_state()
+    # the world's history is sealed, and so is the pyspiel state's: the true one is gone
+    for read in (world.history, world.history_str, world.full_history, world.serialize):
+        with pytest.raises(HiddenHistoryError):
+            read()
+    with pytest.raises(HiddenHistoryError):
+        world.inner.history()
+    assert world.information_state_string(seat) == state.information_state_string(seat)
+    # it plays on, counting from the world's move, and clones and serializes as a world
+    advance(world, rng, 3)
+    assert not world.is_terminal()
+    assert world.move_number() == moves + 3
+    assert world.inner.history_start() == moves
+    assert len(world.inner.history_since(moves)) == 3
+    copy = world.clone()
+    assert copy.move_number() == moves + 3
+    assert copy.information_state_string(seat) == world.information_state_string(seat)
+    _, again = pyspiel.deserialize_game_and_state(pyspiel.serialize_game_and_state(game, world))
+    assert again.move_number() == moves + 3
+    assert again.inner.view(seat) == world.inner.view(seat)
+    # a true state's history is pyspiel's own
+    assert state.history() == state.inner.history() and len(state.history()) == moves
+    assert state.history_str() == ", ".join(map(str, state.inner.history()))

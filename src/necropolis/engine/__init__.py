@@ -6,6 +6,7 @@ games (bots, adapters, the server, the command line) speaks only this protocol.
 
 from necropolis.engine.driver import play_match, sample_chance
 from necropolis.engine.errors import (
+    HiddenHistoryError,
     IllegalActionError,
     MatchRecordError,
     NecropolisError,
@@ -22,6 +23,7 @@ __all__ = [
     "TERMINAL",
     "Game",
     "GameLoader",
+    "HiddenHistoryError",
     "IllegalActionError",
     "MatchRecord",
     "MatchRecordError",

@@ -36,3 +36,12 @@ class OptionError(NecropolisError, ValueError):
 
 class MatchRecordError(NecropolisError, ValueError):
     """A match record that cannot be read or does not replay."""
+
+
+class HiddenHistoryError(NecropolisError, LookupError):
+    """The history of a determinization, which it does not carry.
+
+    A world made by :meth:`~necropolis.engine.protocol.State.resample` knows how many
+    actions led to it but not which: the true ones would rebuild the hidden cards its seat
+    may not see, and no other list of actions is known to lead to it.
+    """

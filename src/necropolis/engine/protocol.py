@@ -6,7 +6,9 @@ state is one position in a match. Randomness is explicit: every die roll, draw, 
 and hidden placement is a chance node whose outcomes the caller picks (a driver samples
 them from a seeded generator, a test chooses them), so nothing inside a game ever calls a
 random generator of its own. Hidden information leaves a state only through
-:meth:`State.view`; bots rebuild a plausible whole state with :meth:`State.resample`.
+:meth:`State.view`; bots rebuild a plausible whole state with :meth:`State.resample`. Such a
+*determinization* knows how many actions led to it but not which (the true ones would
+rebuild what its seat may not see): its history is sealed (see :meth:`State.history`).
 
 A *window* is a moment in which several seats may act at once (a race to claim
 something). :meth:`State.acting_seats` lists them; :meth:`State.current_player` still
@@ -24,7 +26,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol, TypeVar
 
 from necropolis.engine import language
-from necropolis.engine.errors import IllegalActionError
+from necropolis.engine.errors import HiddenHistoryError, IllegalActionError
 from necropolis.engine.language import ActionInfo, LogEntry, Prompt, SeatScore
 from necropolis.engine.options import Option, OptionValue, players_option, resolve_options
 
@@ -178,11 +180,14 @@ class Game(ABC):
 class State(ABC):
     """One position of a match. Subclasses keep plain slotted fields and clone by hand."""
 
-    __slots__ = ("_history", "game")
+    __slots__ = ("_history", "_sealed", "game")
 
     def __init__(self, game: Game) -> None:
         self.game = game
         self._history: list[int] = []
+        #: How many actions, applied before ``_history``'s first, this state does not carry:
+        #: 0, or for a determinization the move it was sampled at.
+        self._sealed = 0
 
     # --- whose move -------------------------------------------------------------------
 
@@ -259,12 +264,37 @@ class State(ABC):
         """Carry out a legal ``action``."""
 
     def history(self) -> list[int]:
-        """Every action applied since the initial state, chance outcomes included."""
+        """Every action applied since the initial state, chance outcomes included.
+
+        A determinization (a world from :meth:`resample`) has no such list: the true
+        actions would rebuild the hidden things its seat may not see, so it does not carry
+        them, and it raises :class:`HiddenHistoryError`. Its :meth:`move_number` still
+        counts every action, and :meth:`history_since` gives those applied to it since it
+        was sampled.
+        """
+        if self._sealed:
+            raise HiddenHistoryError(
+                f"this state was resampled at move {self._sealed} and does not carry the "
+                "actions that led there (a determinization's past is not its own)"
+            )
         return list(self._history)
+
+    def history_start(self) -> int:
+        """The first move whose action this state carries: 0, or for a determinization the
+        move it was sampled at."""
+        return self._sealed
+
+    def history_since(self, move: int) -> list[int]:
+        """The actions applied from move ``move`` on (not before :meth:`history_start`)."""
+        if move < self._sealed:
+            raise HiddenHistoryError(
+                f"this state was resampled at move {self._sealed}: it has no action {move}"
+            )
+        return self._history[move - self._sealed :]
 
     def move_number(self) -> int:
         """How many actions (decisions and chance outcomes) have been applied."""
-        return len(self._history)
+        return self._sealed + len(self._history)
 
     # --- text -------------------------------------------------------------------------
 
@@ -331,11 +361,13 @@ class State(ABC):
         """The match so far as ``seat`` may know it (None: a spectator), event by event.
 
         Computed on demand by replaying the history, so that playouts never pay for it;
-        a live table narrates each new action once with :meth:`narrate` instead.
+        a live table narrates each new action once with :meth:`narrate` instead. A
+        determinization has no history to replay and raises :class:`HiddenHistoryError`.
         """
+        history = self.history()
         state = self.game.new_initial_state()
         entries: list[LogEntry] = []
-        for action in self._history:
+        for action in history:
             before = state.clone()
             state.apply_action(action)
             entries.extend(state.narrate(before, action, seat))
@@ -426,15 +458,32 @@ class State(ABC):
         new = object.__new__(type(self))
         new.game = self.game
         new._history = self._history.copy()
+        new._sealed = self._sealed
         return new
 
     @abstractmethod
     def view(self, seat: int | None) -> View:
         """A JSON-ready dict of everything ``seat`` may see (``None``: a spectator)."""
 
-    @abstractmethod
     def resample(self: S, seat: int, rng: random.Random) -> S:
-        """A whole state consistent with ``seat``'s view, hidden parts drawn by ``rng``."""
+        """A determinization: a whole state consistent with ``seat``'s view, its hidden
+        parts drawn by ``rng`` (the game's :meth:`_resample`).
+
+        Nothing reachable from it depends on more than the seat's information and ``rng``:
+        its history is sealed at this move (:meth:`history` raises, :meth:`move_number`
+        goes on counting), since the true history would rebuild the true hidden things.
+        """
+        world = self._resample(seat, rng)
+        world._sealed = self.move_number()
+        world._history = []
+        return world
+
+    @abstractmethod
+    def _resample(self: S, seat: int, rng: random.Random) -> S:
+        """A new state whose ``view(seat)`` equals this one's, every hidden part redrawn
+        by ``rng``: its fields must depend on the seat's view and ``rng`` alone (in
+        particular, an order drawn from must never depend on a hidden value). The kernel
+        seals the copy's history afterwards."""
 
     def __str__(self) -> str:
         import json

@@ -47,5 +47,7 @@ class SeatWindow:
         return self._state.move_number()
 
     def resample(self, rng: random.Random) -> State:
-        """A whole state consistent with this seat's view: a determinization to search."""
+        """A whole state consistent with this seat's view: a determinization to search.
+
+        Its history is sealed (it counts the moves but does not carry the true actions)."""
         return self._state.resample(self.seat, rng)

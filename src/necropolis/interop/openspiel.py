@@ -7,9 +7,12 @@ canonical JSON, and observation tensors come from the game's ``encode_view``. Th
 information-state string has perfect recall: besides the move number and the current view
 it carries a digest of everything the seat has observed, in order (its view after every
 action, and its own actions), so two histories that gave the seat different private
-observations never share an information state even when they end in the same view. Games are
-general-sum with returns in [0, 1] (winners share 1), since a match can end with no
-winner at all.
+observations never share an information state even when they end in the same view. A
+state from ``resample_from_infostate`` wraps a determinization, whose history is sealed
+(see :meth:`~necropolis.engine.protocol.State.history`): its ``move_number`` is the
+world's, its ``history`` raises as the world's does, and the recall it starts from is the
+seat's own. Games are general-sum with returns in [0, 1] (winners share 1), since a match
+can end with no winner at all.
 """
 
 from __future__ import annotations
@@ -63,23 +66,57 @@ class SpielState(pyspiel.State):  # type: ignore[misc]
         # Filled lazily when an information state is asked for, so play and search that
         # never ask pay nothing; a trajectory asked at every step extends it by one action.
         self._recall: dict[int, tuple[int, str, State]] = {}
+        # Where each seat's recall starts when the cache above is off this state's line:
+        # the initial state, or for a determinization the moment it was sampled.
+        self._recall_root: dict[int, tuple[int, str, State]] = {}
 
     def recall_digest(self, player: int) -> str:
         """A digest of everything ``player`` has observed so far, in order."""
-        history = self.inner.history()
+        inner = self.inner
+        start = inner.history_start()
+        now = inner.move_number()
         done, digest, at = self._recall.get(player, (0, "", None))
-        if at is None or done > len(history) or at.history() != history[:done]:
-            done, digest, at = 0, "", self.get_game().inner.new_initial_state()
-        if done < len(history):
+        if (
+            at is None
+            or not start <= done <= now
+            or at.history_start() != start
+            or at.history_since(start) != inner.history_since(start)[: done - start]
+        ):
+            done, digest, at = self._recall_root.get(
+                player, (0, "", self.get_game().inner.new_initial_state())
+            )
+        if done < now:
             at = at.clone()  # the cached state may be shared with clones of this state
-            for action in history[done:]:
+            for action in inner.history_since(done):
                 own = player in at.acting_seats() and action in at.legal_actions(player)
                 at.apply_action(action)
                 seen = json.dumps(at.view(player), sort_keys=True, separators=(",", ":"))
                 step = f"{digest}|{action if own else ''}|{seen}"
                 digest = hashlib.sha256(step.encode()).hexdigest()
-            self._recall[player] = (len(history), digest, at)
+            self._recall[player] = (now, digest, at)
         return digest
+
+    # The history is the wrapped state's: a determinization's is sealed (it raises) while
+    # its move number goes on, where pyspiel's own record would start empty at move 0.
+    def history(self) -> list[int]:
+        return self.inner.history()
+
+    def history_str(self) -> str:
+        return ", ".join(str(action) for action in self.inner.history())
+
+    def full_history(self) -> list[Any]:
+        self.inner.history()  # raises for a determinization
+        return super().full_history()  # type: ignore[no-any-return]
+
+    def move_number(self) -> int:
+        return self.inner.move_number()
+
+    def is_initial_state(self) -> bool:
+        return self.inner.move_number() == 0
+
+    def serialize(self) -> str:
+        self.inner.history()  # a determinization cannot be written as actions from the start
+        return super().serialize()  # type: ignore[no-any-return]
 
     def current_player(self) -> int:
         player = self.inner.current_player()
@@ -121,15 +158,17 @@ class SpielState(pyspiel.State):  # type: ignore[misc]
         mine = self.recall_digest(player_id)
         theirs = hashlib.sha256(f"a world sampled from {mine}".encode()).hexdigest()
         done = world.move_number()
-        copy._recall = {
+        copy._recall_root = {
             seat: (done, mine if seat == player_id else theirs, world.clone())
             for seat in range(self.get_game().num_players())
         }
+        copy._recall = dict(copy._recall_root)
         return copy
 
     def __deepcopy__(self, memo: dict[int, Any]) -> SpielState:
         copy = SpielState(self.get_game(), self.inner.clone())
         copy._recall = dict(self._recall)
+        copy._recall_root = self._recall_root  # never changed once made
         return copy
 
     def __str__(self) -> str:

@@ -326,5 +326,5 @@ class HorusState(State):
     def view(self, seat: int | None) -> View:
         return view.make_view(self, seat)
 
-    def resample(self, seat: int, rng: random.Random) -> HorusState:
+    def _resample(self, seat: int, rng: random.Random) -> HorusState:
         return view.resample(self, seat, rng)

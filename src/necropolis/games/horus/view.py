@@ -306,7 +306,9 @@ def resample(s: HorusState, seat: int, rng: random.Random) -> HorusState:
     necklace lying face down under the normal rules) draws first, among those kinds
     only. What is left of the pool is the new supply. Draws pick from counts per card
     type rather than shuffling whole decks, which makes this cheap enough to run at
-    every iteration of a search.
+    every iteration of a search. Every pool is put in an order of the seat's view (card
+    type, pile, block number) before a draw from it, so that one view and one generator
+    give one world whatever the hidden truth was.
     """
     new = s.clone()
     # hidden slots per pile: (list holding the card, index, needs a face-down kind)
@@ -335,7 +337,8 @@ def resample(s: HorusState, seat: int, rng: random.Random) -> HorusState:
             t = new.sarc_card[k]
             by_origin.setdefault(origin_of[t], []).append((new.sarc_card, k, False))
     supply = new.supply
-    for origin, group in by_origin.items():
+    for origin in sorted(by_origin):  # met in an order that hidden types decide
+        group = by_origin[origin]
         # the pool: the undrawn cards of this pile and the hidden slots' own cards
         for holder, i, _ in group:
             supply[holder[i]] += 1
@@ -361,19 +364,25 @@ def resample(s: HorusState, seat: int, rng: random.Random) -> HorusState:
             if cp.FACE_DOWN[t]:
                 down_total -= 1
     if new.node == D_REACT and new.secrecy and new.node_seat != seat:
-        # the card just drawn, still unseen by the others: any card of its deck
+        # the card just drawn, still unseen by the others: any card of its deck, drawn
+        # from the deck's counts with the card put back among them first
         deck = cp.CARD_ORIGIN[new.node_arg]
-        pool = [t for t in cp.TYPES_OF_ORIGIN[deck] for _ in range(new.supply[t])]
-        pool.append(new.node_arg)
-        new.supply[new.node_arg] += 1
-        new.node_arg = pool[rng.randrange(len(pool))]
-        new.supply[new.node_arg] -= 1
+        supply[new.node_arg] += 1
+        deck_types = cp.TYPES_OF_ORIGIN[deck]
+        r = rng.randrange(sum(supply[t] for t in deck_types))
+        for t in deck_types:
+            r -= supply[t]
+            if r < 0:
+                break
+        new.node_arg = t
+        supply[t] -= 1
     for hand in new.hand + new.bag + [new.discard]:
         hand.sort()
     if new.chosen_block >= 0 and new.chosen_known != seat:
+        # the block set aside goes back among the others before one is drawn
         new.box.append(new.chosen_block)
-        new.chosen_block = new.box.pop(rng.randrange(len(new.box)))
         new.box.sort()
+        new.chosen_block = new.box.pop(rng.randrange(len(new.box)))
     if new.check_block >= 0 and new.node_seat != seat:
         new.check_block = new.box[rng.randrange(len(new.box))]
     return new

@@ -282,5 +282,5 @@ class LuxorState(State):
     def view(self, seat: int | None) -> View:
         return view.make_view(self, seat)
 
-    def resample(self, seat: int, rng: random.Random) -> LuxorState:
+    def _resample(self, seat: int, rng: random.Random) -> LuxorState:
         return view.resample(self, seat, rng)

@@ -247,7 +247,7 @@ class LuxorState(State):
     def view(self, seat: int | None) -> View:
         return view.build_view(self, seat)
 
-    def resample(self, seat: int, rng: random.Random) -> LuxorState:
+    def _resample(self, seat: int, rng: random.Random) -> LuxorState:
         """Redraw other hands, other pharaoh cards and unseen sarcophagus values."""
         new = self.clone()
         n = self.n
