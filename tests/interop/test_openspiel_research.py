@@ -204,12 +204,22 @@ def test_resampled_information_states_tell_nothing_the_seat_does_not_know(
 @pytest.mark.parametrize("game_id", ["horus", "luxor", "luxor2001"])
 def test_a_resampled_state_has_the_move_number_and_history_of_its_world(game_id: str) -> None:
     game = load(game_id, 3)
-    rng = np.random.default_rng(4)
-    state = game.new_initial_state()
-    advance(state, rng, 30)
-    assert not state.is_terminal()
     seat = 1
-    world = state.resample_from_infostate(seat, pyspiel.UniformProbabilitySampler(0, 1))
+    # The first seed whose random match is in play at move 30 and whose world is still in
+    # play three moves later (a random horus match can end in a few rounds).
+    for seed in range(4, 100):
+        rng = np.random.default_rng(seed)
+        state = game.new_initial_state()
+        advance(state, rng, 30)
+        if state.is_terminal():
+            continue
+        world = state.resample_from_infostate(seat, pyspiel.UniformProbabilitySampler(0, 1))
+        trial = world.clone()
+        advance(trial, np.random.default_rng(seed), 3)
+        if not trial.is_terminal():
+            break
+    else:
+        raise AssertionError("no seed gives a match in play at move 33")
     moves = state.move_number()
     assert moves == 30
     assert world.move_number() == world.inner.move_number() == moves
@@ -222,7 +232,7 @@ def test_a_resampled_state_has_the_move_number_and_history_of_its_world(game_id:
         world.inner.history()
     assert world.information_state_string(seat) == state.information_state_string(seat)
     # it plays on, counting from the world's move, and clones and serializes as a world
-    advance(world, rng, 3)
+    advance(world, np.random.default_rng(seed), 3)
     assert not world.is_terminal()
     assert world.move_number() == moves + 3
     assert world.inner.history_start() == moves
