@@ -8,7 +8,7 @@
 import { flushSync, mount, unmount } from "svelte";
 import { afterEach, describe, expect, test } from "vitest";
 import { anyOrderFor, boardFor } from "./index";
-import { nextTargets, SEAT_COLOURS } from "./common";
+import { nextTargets, SEAT_COLOURS, wrapWords } from "./common";
 import { fixtures, translator, type Fixture } from "./preview/fixtures";
 
 let mounted: Record<string, any>[] = [];
@@ -177,6 +177,15 @@ describe("LuxorBoard", () => {
     const playable = targetsOf(clickables(root)).filter((t) => t.startsWith("hand:"));
     for (const t of playable) expect(["hand:0", `hand:${hand.length - 1}`]).toContain(t);
     expect(playable.length).toBeGreaterThan(0);
+  });
+});
+
+describe("wrapWords", () => {
+  test("packs words into lines no wider than asked, a long word alone", () => {
+    expect(wrapWords("one adventurer fewer, 2 tiles", 10)).toEqual(["one", "adventurer", "fewer, 2", "tiles"]);
+    expect(wrapWords("all forward 1", 10)).toEqual(["all", "forward 1"]);
+    expect(wrapWords("un avventuriero in meno", 10)).toEqual(["un", "avventuriero", "in meno"]);
+    expect(wrapWords("  5 ", 10)).toEqual(["5"]);
   });
 });
 

@@ -86,3 +86,18 @@ export function targetId(target: string): string {
 export function unplaced(next: Map<string, ActionInfo[]>, placed: (target: string) => boolean): string[] {
   return [...next.keys()].filter((target) => !placed(target));
 }
+
+/**
+ * ``text`` broken at spaces into lines of at most ``width`` characters, for labels drawn in
+ * SVG, which does not wrap. A word longer than ``width`` stands on a line of its own (the
+ * board narrows that line with ``textLength``).
+ */
+export function wrapWords(text: string, width: number): string[] {
+  const lines: string[] = [];
+  for (const word of text.split(/\s+/).filter((w) => w !== "")) {
+    const last = lines.length - 1;
+    if (last >= 0 && lines[last].length + 1 + word.length <= width) lines[last] += ` ${word}`;
+    else lines.push(word);
+  }
+  return lines;
+}
