@@ -24,7 +24,7 @@ import subprocess
 import tempfile
 import time
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from urllib.parse import SplitResult, parse_qsl, quote, unquote, urlsplit, urlunsplit
 
@@ -333,15 +333,18 @@ def _fail(error: ServerUnavailableError) -> None:
     pytest.fail(str(error), pytrace=False)
 
 
-@pytest.fixture(scope="session")
-def postgres_url() -> Iterator[str]:
-    """A PostgreSQL server's SQLAlchemy URL, from the environment or started for this run."""
-    given = os.environ.get(POSTGRES_ENV)
+def _named_or_throwaway(
+    variable: str, start: Callable[[], contextlib.AbstractContextManager[str]]
+) -> Iterator[str]:
+    """The URL the environment ``variable`` names, or that of a server ``start`` starts for
+    this run and stops after it. The server is entered by hand so that only a failure to
+    start it, not an error of the tests using it, is reported as the server's."""
+    given = os.environ.get(variable)
     if given:
         yield given
         return
     try:
-        manager = throwaway_postgres()
+        manager = start()
         url = manager.__enter__()
     except ServerUnavailableError as error:
         _fail(error)
@@ -350,6 +353,12 @@ def postgres_url() -> Iterator[str]:
         yield url
     finally:
         manager.__exit__(None, None, None)
+
+
+@pytest.fixture(scope="session")
+def postgres_url() -> Iterator[str]:
+    """A PostgreSQL server's SQLAlchemy URL, from the environment or started for this run."""
+    yield from _named_or_throwaway(POSTGRES_ENV, throwaway_postgres)
 
 
 @pytest.fixture
@@ -366,17 +375,4 @@ def fresh_postgres_url(postgres_url: str) -> Iterator[str]:
 @pytest.fixture(scope="session")
 def redis_url() -> Iterator[str]:
     """A Redis server's URL, from the environment or started for this run."""
-    given = os.environ.get(REDIS_ENV)
-    if given:
-        yield given
-        return
-    try:
-        manager = throwaway_redis()
-        url = manager.__enter__()
-    except ServerUnavailableError as error:
-        _fail(error)
-        return
-    try:
-        yield url
-    finally:
-        manager.__exit__(None, None, None)
+    yield from _named_or_throwaway(REDIS_ENV, throwaway_redis)
