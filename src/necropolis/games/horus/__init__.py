@@ -63,7 +63,8 @@ class HorusGame(Game):
     #: heuristic's positions, not about moves it would not make, and a ten-action search
     #: walks into its errors. At five points, on the board with blocks at the exits, hard
     #: won 21 of 78 two-player matches to the heuristic's 42; at twenty, on the same
-    #: seeds, 32 of 80 to 31 (docs/strength.md has the commands and the files).
+    #: seeds, 32 of 80 to 31; at three players hard stays near its share either way
+    #: (docs/strength.md has the commands and the files).
     search_anchor = 0.2
 
     def new_initial_state(self) -> HorusState:
