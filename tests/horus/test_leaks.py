@@ -85,14 +85,21 @@ def test_a_sarcophagus_read_with_linguistics_is_seen_by_its_reader_alone() -> No
     assert a.describe_action(a.legal_actions()[0], 1) == b.describe_action(b.legal_actions()[0], 1)
 
 
-def test_a_checked_block_is_seen_by_its_checker_alone() -> None:
+def _checked_blocks(first: int, second: int) -> tuple[HorusState, HorusState]:
+    """Two matches where Rasputin (seat 0) used Clairvoyance and checked block ``first`` in
+    one, block ``second`` in the other: the same for everyone but him."""
     a = start([RASPUTIN, DAVID, CHANTAL])
     keep_all(a)
     roll(a, [2, 2, 2, 1, 1])
     act(a, "seat 0 uses Clairvoyance")
     b = a.clone()
-    chance(a, 3)
-    chance(b, 30)
+    chance(a, first)
+    chance(b, second)
+    return a, b
+
+
+def test_a_checked_block_is_seen_by_its_checker_alone() -> None:
+    a, b = _checked_blocks(3, 30)
     _same_for(a, b, [1, 2, None])
     assert a.view(0) != b.view(0)
     act(a, "seat 0 sets the checked block aside")
@@ -221,13 +228,7 @@ def test_total_secrecy_asks_every_seat_with_cards_so_that_no_question_tells() ->
 def test_a_world_does_not_depend_on_which_block_was_set_aside() -> None:
     # Clairvoyance: the checked block is set aside for phase 5 and seen by its checker alone
     # (rulebook, Rasputin's ability); the other seats' worlds draw it again from the box.
-    a = start([RASPUTIN, DAVID, CHANTAL])
-    keep_all(a)
-    roll(a, [2, 2, 2, 1, 1])
-    act(a, "seat 0 uses Clairvoyance")
-    b = a.clone()
-    chance(a, 3)
-    chance(b, 30)
+    a, b = _checked_blocks(3, 30)
     act(a, "seat 0 sets the checked block aside")
     act(b, "seat 0 sets the checked block aside")
     _same_for(a, b, [1, 2, None])
