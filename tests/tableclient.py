@@ -28,10 +28,17 @@ async def create_table(
     seats: list[dict[str, Any]],
     options: dict[str, Any] | None = None,
 ) -> Message:
-    """POST /api/tables; the answer holds the table id and each person seat's token."""
-    response = await http.post(
-        "/api/tables", json={"game": game, "options": options or {}, "seats": seats}
-    )
+    """POST /api/tables; the answer holds the table id and each person seat's token. An
+    answer ``unavailable`` (503: the database did not take the write in time, as under a
+    crowd creating hundreds of tables at once) is asked again a moment later, as the
+    server says, a few times."""
+    for _ in range(10):
+        response = await http.post(
+            "/api/tables", json={"game": game, "options": options or {}, "seats": seats}
+        )
+        if response.status_code != 503:
+            break
+        await asyncio.sleep(0.5)
     if response.status_code != 200 and response.status_code != 201:
         raise RuntimeError(f"creating a table failed: {response.status_code} {response.text}")
     answer: Message = response.json()
@@ -42,11 +49,22 @@ def ws_url(base_url: str, table_id: str) -> str:
     return base_url.replace("http://", "ws://", 1).rstrip("/") + f"/ws/tables/{table_id}"
 
 
+def _by_index(entries: list[Message]) -> dict[int, list[Message]]:
+    """Entries grouped by the action index that caused them. A state re-sends an index's
+    entries whole, so a client replaces a group, never extends it."""
+    by_index: dict[int, list[Message]] = {}
+    for entry in entries:
+        by_index.setdefault(int(entry["index"]), []).append(entry)
+    return by_index
+
+
 class SeatClient:
     """One WebSocket connection of a seat (or a spectator) at a table.
 
     Every ``state`` is kept in ``states``; ``log`` is the seat's log as the client builds
-    it by appending what each state brings (as the page does). ``on_state`` is called with
+    it from what each state brings (as the page does), each action index's entries:
+    every index from ``log_from`` on (a first state brings only the newest entries;
+    :meth:`earlier` asks for older ones a page at a time). ``on_state`` is called with
     each state as it arrives, before anyone waiting is woken.
     """
 
@@ -67,6 +85,8 @@ class SeatClient:
         self.states: list[Message] = []
         self.others: list[Message] = []
         self.log: dict[int, list[Message]] = {}
+        #: The index from which ``log`` holds every entry (None: no state yet).
+        self.log_from: int | None = None
         self.closed = asyncio.Event()
         self._changed = asyncio.Event()
         self._socket: ClientConnection | None = None
@@ -99,6 +119,9 @@ class SeatClient:
                 if message.get("type") == "state":
                     self._take(message)
                 else:
+                    if message.get("type") == "log" and message["before"] == self.log_from:
+                        self.log.update(_by_index(message["log"]))
+                        self.log_from = int(message["log_from"])
                     self.others.append(message)
                 self._changed.set()
         except (websockets.ConnectionClosed, OSError):
@@ -109,12 +132,11 @@ class SeatClient:
 
     def _take(self, state: Message) -> None:
         self.states.append(state)
-        # Entries are grouped by the action index that caused them; a reconnect re-sends
-        # an index's entries whole, so a group is replaced, not extended.
-        by_index: dict[int, list[Message]] = {}
-        for entry in state.get("log", []):
-            by_index.setdefault(int(entry["index"]), []).append(entry)
-        self.log.update(by_index)
+        start = int(state.get("log_from", 0))
+        if self.log_from is None or start > (self.version or 0):
+            # A first state, or one so far ahead that what was known is cut off.
+            self.log, self.log_from = {}, start
+        self.log.update(_by_index(state.get("log", [])))
         self.version = int(state["version"])
         if self.on_state is not None:
             self.on_state(self, state)
@@ -149,6 +171,29 @@ class SeatClient:
         assert self._socket is not None
         at = self.version if version is None else version
         await self._socket.send(json.dumps({"type": "act", "action": action, "version": at}))
+
+    async def earlier(self, until: int = 0, timeout: float = 60) -> dict[int, list[Message]]:
+        """Ask for pages of older entries until ``log`` holds every index from ``until``
+        (0: the whole log). A ``rate_limited`` refusal (pages asked quickly, beside the
+        seat's other messages) is asked again a second later."""
+        assert self._socket is not None
+        while self.log_from is not None and self.log_from > until:
+            before, seen = self.log_from, len(self.others)
+            await self._socket.send(json.dumps({"type": "log", "before": before}))
+            deadline = time.monotonic() + timeout
+            while not any(
+                (m.get("type") == "log" and m["before"] == before)
+                or m.get("code") == "rate_limited"
+                for m in self.others[seen:]
+            ):
+                if self.closed.is_set() or time.monotonic() > deadline:
+                    raise ConnectionError(f"no page of the log before {before}: {self.others}")
+                self._changed.clear()
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self._changed.wait(), 1.0)
+            if self.log_from == before:
+                await asyncio.sleep(1.0)  # refused for the rate: ask again
+        return self.log
 
     async def send_raw(self, text: str) -> None:
         assert self._socket is not None

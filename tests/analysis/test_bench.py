@@ -21,6 +21,7 @@ from tests.engine.toy import HighCard
 FIGURES = {
     "steps_per_s",
     "clones_per_s",
+    "resamples_per_s",
     "mcts_iterations_per_s",
     "mcts_cutoff_iterations_per_s",
     "steps_ratio",
@@ -65,3 +66,19 @@ def test_bench_table_and_unknown_game() -> None:
     assert result.exit_code == 0 and "highcard" in result.output and "backgammon" in result.output
     result = runner.invoke(app, ["bench", "--game", "chess"])
     assert result.exit_code == 2
+
+
+@pytest.mark.usefixtures("toy_game")
+def test_bench_by_cpu_time_reports_the_same_figures_and_says_so() -> None:
+    runner = CliRunner()
+    args = ["bench", "--game", "highcard", "--seconds", "0.01", "--clock", "cpu"]
+    result = runner.invoke(app, [*args, "--json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert data["clock"] == "cpu"
+    for figures in data["games"]["highcard"]["players"].values():
+        assert set(figures) == FIGURES and all(v > 0 for v in figures.values())
+    result = runner.invoke(app, args)
+    assert result.exit_code == 0 and "CPU time" in result.output
+    result = runner.invoke(app, ["bench", "--game", "highcard", "--clock", "sundial"])
+    assert result.exit_code == 2 and "sundial" in result.output

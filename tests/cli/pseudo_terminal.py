@@ -4,6 +4,8 @@ plays the terminal, so a test reads the screen a person would see (and its scrol
 from __future__ import annotations
 
 import os
+import signal
+import subprocess
 import sys
 import time
 from collections.abc import Callable
@@ -30,6 +32,7 @@ class Tty:
         lines: int = LINES,
         command: str | None = None,
         path: str | None = None,
+        ignore_sigint: bool = False,
     ) -> None:
         env = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES", "PAGER")}
         env["TERM"] = "xterm-256color"
@@ -42,9 +45,16 @@ class Tty:
         self.raw = b""
         #: Where the output stood when the last line was sent.
         self.sent_at = 0
+        # As a shell starts a background job (``./test &``) and all it runs: SIGINT ignored.
+        start = _ignore_sigint if ignore_sigint else None
         if command is None:
             self.child = pexpect.spawn(
-                NECROPOLIS, args, cwd=str(cwd), env=env, dimensions=(lines, columns)
+                NECROPOLIS,
+                args,
+                cwd=str(cwd),
+                env=env,
+                dimensions=(lines, columns),
+                preexec_fn=start,
             )
         else:
             self.child = pexpect.spawn(
@@ -136,9 +146,32 @@ class Tty:
         end = time.monotonic() + timeout
         while self.pump()[0] and time.monotonic() < end:
             pass
+        if self.child.isalive():
+            # Still running: say where it stands and which signals it blocks and ignores,
+            # for the failure to be understood.
+            dump = subprocess.run(
+                [str(Path(sys.executable).parent / "py-spy"), "dump", "--pid", str(self.child.pid)],
+                capture_output=True,
+                text=True,
+                check=False,
+            )
+            self.hung = f"{_signal_masks(self.child.pid)}\n{dump.stdout}{dump.stderr}"
+            print(f"the program did not end: {self.hung}", file=sys.stderr)
         self.child.close()
         status = self.child.exitstatus
         if status is None and self.child.signalstatus is not None:
             return 128 + self.child.signalstatus
         assert status is not None
         return status
+
+
+def _ignore_sigint() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _signal_masks(pid: int) -> str:
+    try:
+        lines = Path(f"/proc/{pid}/status").read_text().splitlines()
+    except OSError:
+        return "gone"
+    return " ".join(line for line in lines if line.startswith(("SigBlk", "SigIgn", "SigCgt")))

@@ -158,3 +158,18 @@ def test_simulate_summarises(tmp_path: Path) -> None:
     assert summary["actions"]["min"] >= 6
     code, out = run("simulate", "highcard", "-n", "10")
     assert code == 0 and "10 matches" in out and "win %" in out
+
+
+@pytest.mark.parametrize("command", ["play", "replay"])
+def test_a_record_naming_an_unknown_bot_is_a_bad_record(tmp_path: Path, command: str) -> None:
+    path = tmp_path / "m.json"
+    run("play", "highcard", "--seats", "random,random", "--seed", "8", "--save", str(path))
+    data = json.loads(path.read_text())
+    data["seats"][1] = "grandmaster"
+    path.write_text(json.dumps(data))
+    args = ("play", "--resume", str(path)) if command == "play" else ("replay", str(path), "--all")
+    code, out = run(*args)
+    assert code == 2, out
+    assert "Traceback" not in out and "ValueError" not in out
+    lines = [line for line in out.splitlines() if line.strip()]
+    assert len(lines) == 1 and "grandmaster" in lines[0], out

@@ -282,6 +282,16 @@ def test_ctrl_c_saves_and_exits_130_on_a_line_of_its_own(tmp_path: Path) -> None
     assert MatchRecord.load(tmp_path / "m.json").game == "horus"
 
 
+def test_ctrl_c_works_when_started_as_a_background_job(tmp_path: Path) -> None:
+    """A shell starts a background job (``./test &``) with SIGINT ignored, and everything
+    it runs inherits that: the game at its terminal must still hear Ctrl-C."""
+    tty = Tty(["play", "horus", "--seed", "4", "--save", "m.json"], tmp_path, ignore_sigint=True)
+    tty.wait_input()
+    tty.interrupt()
+    assert tty.exit_status() == 130
+    assert any(line.startswith("Match record saved to m.json") for line in tty.display())
+
+
 def test_five_players_fill_with_the_default_bot(tmp_path: Path) -> None:
     tty = Tty(["play", "horus", "-o", "players=5", "--seed", "9", "--save", "m.json"], tmp_path)
     tty.wait_input()

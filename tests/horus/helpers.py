@@ -14,6 +14,7 @@ from typing import Any
 import necropolis
 from necropolis.engine import CHANCE
 from necropolis.engine.driver import sample_chance
+from necropolis.engine.frozen import replaced
 from necropolis.games.horus import components as cp
 from necropolis.games.horus.state import HorusState
 
@@ -133,7 +134,7 @@ def fill(state: HorusState, seat: int, names: list[str]) -> None:
     for name in names:
         t = card(name)
         if cp.CARD_KIND[t] == cp.IDOL:
-            state.alcove_idol[cp.CARD_GOD[t]] = False
+            state.alcove_idol = replaced(state.alcove_idol, cp.CARD_GOD[t], False)
         else:
             assert state.supply[t] > 0
             state.supply[t] -= 1

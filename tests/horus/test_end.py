@@ -74,7 +74,7 @@ def test_everyone_out_ends_the_game_and_the_best_load_wins() -> None:
         "You got out with 10 points",
         "Player 1 won",
     ]
-    assert state.chest_rolls == [[3], []]
+    assert state.chest_rolls == ((3,), ())
     # 5 + 2 + 3 (chest) + 3 (two gods) = 13; 6 + 3 + 1 (one god; necklaces have none) = 10
     assert state.scores() == [13.0, 10.0]
     assert state.returns() == [1.0, 0.0]

@@ -6,6 +6,7 @@ import random
 
 from necropolis.engine import CHANCE
 from necropolis.engine.driver import sample_chance
+from necropolis.engine.frozen import replaced
 from necropolis.engine.seat import SeatWindow
 from necropolis.games import load_game
 from necropolis.games.horus import components as cp
@@ -75,8 +76,8 @@ def _fell(state: HorusState, numbers: list[int]) -> None:
 def test_it_takes_a_revealed_treasure_beside_it() -> None:
     state = _turn_of_seat_0([])
     state.square[0] = square(3, 0)  # in front of the third Anubis sarcophagus
-    state.sarc_state[2] = 1
-    state.sarc_card[2] = card("Anubis treasure (9)")
+    state.sarc_state = replaced(state.sarc_state, 2, 1)
+    state.sarc_card = replaced(state.sarc_card, 2, card("Anubis treasure (9)"))
     state.supply[state.sarc_card[2]] -= 1
     assert policy(SeatWindow(state, 0), random.Random(0)) == A_TAKE + 2
 

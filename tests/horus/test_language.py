@@ -102,6 +102,9 @@ def test_stamina_and_the_level_prompt() -> None:
     assert state.action_info(discard)["text"] == (
         "Discard Sobek treasure (2): 5 cards left, wound and load level 2"
     )
+    # one card gives, in the singular
+    one = state.game.message("ask_level", {"cards": 1, "level": 2}, 0)
+    assert one.endswith(": 1 card gives wound and load level 2")
     stamina = state.string_to_action("seat 0 keeps the rest and uses Stamina")
     assert state.action_info(stamina)["text"] == (
         "Keep the rest and use Stamina: wound and load level 2"
@@ -533,3 +536,31 @@ def test_the_rules_summary_and_description_are_written() -> None:
         assert heading in summary
     assert "Total secrecy" in summary and "variety bonus" in summary
     assert len(game.description) > 200 and "\n" not in game.description
+
+
+def test_the_end_of_game_lines_belong_to_the_seat_they_are_about() -> None:
+    """Each seat's final score, fate and win is that seat's line (its colour on the page),
+    not the line of whoever happened to act last; the game's end belongs to nobody."""
+    rng = random.Random(17)
+    game = necropolis.load_game("horus", players=4)
+    state = game.new_initial_state()
+    while not state.is_terminal():
+        if state.current_player() == CHANCE:
+            state.apply_action(sample_chance(state, rng))
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+    about = {"final_score", "final_fate", "won", "shared_win"}
+    for viewer in (None, 0, 3):
+        end = [e for e in state.log(viewer) if e["kind"] in about | {"game_over", "no_winner"}]
+        assert {e["kind"] for e in end} >= {"game_over"}
+        for e in end:
+            if e["kind"] in about:
+                assert e["seat"] == e["params"]["seat"], e
+            else:
+                assert e["seat"] is None, e
+        assert sorted(e["seat"] for e in end if e["kind"] in ("final_score", "final_fate")) == [
+            0,
+            1,
+            2,
+            3,
+        ]

@@ -11,6 +11,7 @@ import pytest
 
 from necropolis.engine import CHANCE, HiddenHistoryError
 from necropolis.engine.driver import sample_chance
+from necropolis.engine.frozen import replaced
 from necropolis.games.horus import components as cp
 from necropolis.games.horus.state import HorusState
 from tests.conformance.twins import reachable
@@ -112,7 +113,9 @@ def test_the_bag_hides_its_load() -> None:
     a = start([DAVID, CHANTAL], {1: ["Bag", "Sobek treasure (2)"]})
     act(a, "seat 1 puts Sobek treasure (2) in the bag")
     b = a.clone()
-    _swap(b, b.bag[1], card("Sobek treasure (2)"), card("Sobek treasure (5)"))
+    bag = list(b.bag[1])
+    _swap(b, bag, card("Sobek treasure (2)"), card("Sobek treasure (5)"))
+    b.bag = replaced(b.bag, 1, tuple(bag))
     _same_for(a, b, [0, None])
     assert a.view(1) != b.view(1)
 

@@ -47,7 +47,7 @@ def test_wound_and_load_levels_of_the_three_players() -> None:
     state = wll_example()
     keep_all(state)
     assert state.current_player() == CHANCE  # the action dice come next
-    assert state.wll == [3, 4, 2]
+    assert state.wll == (3, 4, 2)
 
 
 def test_number_of_actions_with_sobeks_curse() -> None:

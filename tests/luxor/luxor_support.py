@@ -11,6 +11,7 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 
+from necropolis.engine.frozen import added_in, replaced
 from necropolis.engine.protocol import CHANCE
 from necropolis.games.luxor import GAME, rules
 from necropolis.games.luxor.components import (
@@ -85,7 +86,7 @@ def put_adventurers(st: LuxorState, seat: int, fields: Mapping[int, int], awake:
     for f in range(NUM_FIELDS):
         st.adventurers[base + f] = fields.get(f, 0)
     for i in range(NUM_STATUES):
-        st.sleeping[seat * NUM_STATUES + i] = 0 if i < awake else 1
+        st.sleeping = replaced(st.sleeping, seat * NUM_STATUES + i, 0 if i < awake else 1)
     assert sum(fields.values()) + NUM_STATUES - awake == 5
 
 
@@ -96,7 +97,7 @@ def put_temple_tile(st: LuxorState, field: int, front: int) -> None:
     back = FIELD_SYMBOL[field]
     assert back >= 0
     assert st.temple_counts[back][front] > 0
-    st.temple_counts[back][front] -= 1
+    st.temple_counts = added_in(st.temple_counts, back, front, -1)
     st.tiles[field] = TEMPLE_BASE + front
 
 
@@ -106,14 +107,14 @@ def put_hand(st: LuxorState, seat: int, kinds: Sequence[int], origins: Sequence[
     st.ends_cache = None
     for kind, origin in zip(st.hands[seat], st.origins[seat], strict=True):
         if origin < 3:
-            st.horus_counts[origin][kind] += 1
+            st.horus_counts = added_in(st.horus_counts, origin, kind, 1)
         else:
             st.draw_counts[kind] += 1
             st.draw_size += 1
     for kind, origin in zip(kinds, origins, strict=True):
         if origin < 3:
             assert st.horus_counts[origin][kind] > 0
-            st.horus_counts[origin][kind] -= 1
+            st.horus_counts = added_in(st.horus_counts, origin, kind, -1)
         else:
             assert st.draw_counts[kind] > 0
             st.draw_counts[kind] -= 1

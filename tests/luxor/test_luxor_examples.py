@@ -9,6 +9,7 @@ in a match are prepared with the support helpers, which keep the components cons
 
 from __future__ import annotations
 
+from necropolis.engine.frozen import added_in, replaced
 from necropolis.games.luxor import rules
 from necropolis.games.luxor.components import (
     ALL_1,
@@ -162,7 +163,7 @@ def test_osiris_tile_moves_on_at_once_and_the_tile_there_acts() -> None:
     before = st.clone()
     assert narrated(st, 2) == [("scarab_taken", {"value": 3})]  # a scarab worth 3
     assert st.narrate(before, 2, 1)[0]["params"] == {}  # the others learn no value
-    assert st.scarabs[0] == [0, 0, 1, 0]
+    assert st.scarabs[0] == (0, 0, 1, 0)
     assert st.phase == rules.P_DRAW
 
 
@@ -334,7 +335,7 @@ def test_all_forward_with_one_key_lets_only_one_adventurer_into_the_chamber() ->
     st = start()
     put_adventurers(st, 0, {41: 2})
     st.key_supply -= 1
-    st.keys[0] = 1
+    st.keys = replaced(st.keys, 0, 1)
     put_hand(st, 0, [ALL_1, ONE, ONE, ONE, ONE], [0, *[deck_origin(st)] * 4])
     log = narrated(st, rules.PLAY_LEFT)
     assert log == [
@@ -346,7 +347,7 @@ def test_all_forward_with_one_key_lets_only_one_adventurer_into_the_chamber() ->
     ]
     assert at(st, 0, BURIAL_CHAMBER) == 1 and at(st, 0, 41) == 1
     assert st.keys[0] == 0 and st.keys_paid == 1
-    assert st.sarcophagi == [0, -1]
+    assert st.sarcophagi == (0, -1)
     assert st.phase == rules.P_DRAW  # only the one that entered moved; no tile acts
 
 
@@ -450,10 +451,10 @@ def test_entering_the_burial_chamber_exactly_with_a_key() -> None:
     put_adventurers(st, 0, {0: 1, 40: 1})
     put_adventurers(st, 1, {0: 1, BURIAL_CHAMBER: 1})
     st.key_supply -= 3
-    st.keys[0] = 2
+    st.keys = replaced(st.keys, 0, 2)
     st.keys_paid = 1
     st.entries = 1
-    st.sarcophagi = [1, -1]
+    st.sarcophagi = (1, -1)
     put_hand(st, 0, [TWO, THREE, ONE, ONE, FOUR], [deck_origin(st)] * 5)
     st.apply_action(rules.PLAY_LEFT)
     log = narrated(st, rules.MOVE_FROM + 40)  # 41, then the chamber
@@ -465,7 +466,7 @@ def test_entering_the_burial_chamber_exactly_with_a_key() -> None:
     ]
     assert at(st, 0, BURIAL_CHAMBER) == 1
     assert st.keys[0] == 1 and st.keys_paid == 2
-    assert st.sarcophagi == [1, 0]
+    assert st.sarcophagi == (1, 0)
     assert st.ending and not st.is_terminal()
     chance(st, ONE)
     # The round is played out: seat 1 still has its turn, then the match ends.
@@ -495,7 +496,7 @@ def test_the_chamber_needs_an_exact_count_and_a_key() -> None:
     st2 = start()
     put_adventurers(st2, 0, {40: 2})
     st2.key_supply -= 1
-    st2.keys[0] = 1
+    st2.keys = replaced(st2.keys, 0, 1)
     put_hand(st2, 0, [THREE, ONE, ONE, ONE, FIVE], [deck_origin(st2)] * 5)
     # The "3" and the "5" would both overshoot the chamber: neither end allows a move, so
     # either card may be played without moving.
@@ -508,13 +509,13 @@ def test_scoring_examples_adventurers_sets_and_scarabs() -> None:
     # tiles, score 12 with one wild tile to spare; scarabs bring 7.
     st = start()
     put_adventurers(st, 0, {2: 1, 25: 1, 26: 1, 33: 1, BURIAL_CHAMBER: 1}, awake=3)
-    st.treasures[0][VASE + 1] = 3  # three vases
-    st.treasures[0][5 + 1] = 2  # two statues
-    st.treasures[0][10 + 1] = 1  # one jewels
-    st.wilds[0] = 4
-    st.scarabs[0] = [1, 1, 0, 1]  # 1 + 2 + 4
-    st.keys[0] = 2
-    st.sarcophagi = [0, -1]
+    st.treasures = added_in(st.treasures, 0, VASE + 1, 3)  # three vases
+    st.treasures = added_in(st.treasures, 0, 5 + 1, 2)  # two statues
+    st.treasures = added_in(st.treasures, 0, 10 + 1, 1)  # one jewels
+    st.wilds = replaced(st.wilds, 0, 4)
+    st.scarabs = replaced(st.scarabs, 0, (1, 1, 0, 1))  # 1 + 2 + 4
+    st.keys = replaced(st.keys, 0, 2)
+    st.sarcophagi = (0, -1)
     row = score_breakdown(st, 0)
     assert row[1] == 31
     assert row[2] == 5

@@ -9,6 +9,7 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING
 
+from necropolis.engine.frozen import added, added_in
 from necropolis.engine.seat import SeatWindow
 from necropolis.games.luxor import GAME, rules
 from necropolis.games.luxor.components import (
@@ -95,8 +96,8 @@ def test_the_estimate_is_a_share_in_range_and_favours_the_seat_ahead() -> None:
     for kind in (VASE + 1, STATUE + 1, JEWELS + 1):
         field = st.tiles.index(TREASURE_BASE + kind)
         st.tiles[field] = 0
-        st.treasures[0][kind] += 1
-        st.score[0] += TREASURE_POINTS[kind]
+        st.treasures = added_in(st.treasures, 0, kind, 1)
+        st.score = added(st.score, 0, TREASURE_POINTS[kind])
     ahead = st.estimate_returns()
     assert all(0.0 <= x <= 1.0 for x in ahead)
     assert ahead[0] > 0.9 and abs(sum(ahead) - 1.0) < 1e-9

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import random
 
+from necropolis.engine.frozen import added, added_in, replaced
 from necropolis.games.luxor import GAME, rules
 from necropolis.games.luxor.components import (
     DIE,
@@ -131,9 +132,10 @@ def test_hidden_piles_are_only_counts_in_the_view() -> None:
     # A different order of the Horus decks and temple stacks changes nothing visible:
     # their contents are never in the state until drawn, so there is nothing to leak.
     other = st.clone()
-    other.horus_counts[0][RANGE_3] -= 1
-    other.horus_counts[0][RANGE_3 + 4] += 1  # a different level-1 deck of the same size
-    other.temple_counts[1] = list(reversed(other.temple_counts[1]))
+    other.horus_counts = added_in(other.horus_counts, 0, RANGE_3, -1)
+    # a different level-1 deck of the same size
+    other.horus_counts = added_in(other.horus_counts, 0, RANGE_3 + 4, 1)
+    other.temple_counts = replaced(other.temple_counts, 1, other.temple_counts[1][::-1])
     assert views_equal(st, other, 0) and views_equal(st, other, None)
 
 
@@ -248,8 +250,8 @@ def test_a_resample_depends_on_the_view_and_the_seed_alone() -> None:
     # position: each scarab is taken from the supply, as a scarab temple tile would give it.
     c, d = a.clone(), a.clone()
     for st, value in ((c, 0), (d, 3)):
-        st.scarab_supply[value] -= 1
-        st.scarabs[1][value] += 1
+        st.scarab_supply = added(st.scarab_supply, value, -1)
+        st.scarabs = added_in(st.scarabs, 1, value, 1)
     assert views_equal(c, d, 0) and not views_equal(c, d, 1)
     for seed in range(5):
         wc = c.resample(0, random.Random(seed))

@@ -17,14 +17,16 @@ from typing import Any
 
 import pytest
 
+from necropolis.engine.frozen import replaced
 from necropolis.engine.protocol import CHANCE
-from necropolis.games.luxor import GAME, narration, rules
+from necropolis.games.luxor import GAME, rules
 from necropolis.games.luxor.components import (
     ALL_2,
     ANUBIS_AFTER,
     BURIAL_CHAMBER,
     DIE,
     DIE_RANGE,
+    FIELD_HORUS_LEVEL,
     FIELD_POINTS,
     FIELD_SYMBOL,
     FIVE,
@@ -44,6 +46,7 @@ from necropolis.games.luxor.components import (
     THREE,
     TREASURE_BASE,
     TREASURE_FIELDS,
+    TREASURE_NEED,
     TREASURE_POINTS,
     TREASURE_TYPES,
     TWO,
@@ -82,7 +85,7 @@ class Rebuild:
         self.n = players
         self.tiles = [0] * NF
         for eyes, fields in enumerate(
-            [[f for f in range(NF) if narration.FIELD_HORUS_LEVEL[f] == lv] for lv in (1, 2, 3)]
+            [[f for f in range(NF) if FIELD_HORUS_LEVEL[f] == lv] for lv in (1, 2, 3)]
         ):
             for f in fields:
                 self.tiles[f] = HORUS_TILE_BASE + eyes
@@ -106,7 +109,7 @@ class Rebuild:
             variant = next(
                 v
                 for v in range(NUM_VARIANTS)
-                if narration.TREASURE_NEED[v] == p["need"] and TREASURE_POINTS[v] == p["points"]
+                if TREASURE_NEED[v] == p["need"] and TREASURE_POINTS[v] == p["points"]
             )
             self.tiles[p["field"]] = TREASURE_BASE + t * NUM_VARIANTS + variant
         elif kind in ("moved", "moved_back", "moved_rearmost", "tunnel"):
@@ -142,16 +145,16 @@ class Rebuild:
         for s in range(self.n):
             assert self.adventurers[s] == st.adventurers[s * NF : (s + 1) * NF]
             assert self.sleeping[s] == [bool(x) for x in st.sleeping[s * 3 : s * 3 + 3]]
-        assert self.keys == st.keys
-        assert self.wilds == st.wilds
+        assert self.keys == list(st.keys)
+        assert self.wilds == list(st.wilds)
         assert self.scarabs == [sum(x) for x in st.scarabs]
         assert self.treasures == [
             [sum(row[t * NUM_VARIANTS : (t + 1) * NUM_VARIANTS]) for t in range(3)]
             for row in st.treasures
         ]
         if st.final is None:
-            assert self.track == st.score
-        assert self.sarcophagi == st.sarcophagi
+            assert self.track == list(st.score)
+        assert self.sarcophagi == list(st.sarcophagi)
         assert self.ended == st.is_terminal()
 
 
@@ -224,10 +227,10 @@ def test_chamber_sarcophagus_last_round_and_the_end() -> None:
     put_adventurers(st, 0, {0: 1, 40: 1})
     put_adventurers(st, 1, {0: 1, BURIAL_CHAMBER: 1})
     st.key_supply -= 3
-    st.keys[0] = 2
+    st.keys = replaced(st.keys, 0, 2)
     st.keys_paid = 1
     st.entries = 1
-    st.sarcophagi = [1, -1]
+    st.sarcophagi = (1, -1)
     put_hand(st, 0, [TWO, THREE, ONE, ONE, FOUR], [deck_origin(st)] * 5)
     _step(st, rules.PLAY_LEFT)
     entries = _step(st, rules.MOVE_FROM + 40)
@@ -294,6 +297,84 @@ def test_descriptors_say_where_the_adventurer_lands_and_what_lies_there() -> Non
     stairs = infos[rules.MOVE_FROM + 0]
     assert stairs["kind"] == "move_treasure" and stairs["params"]["field"] == 3
     assert stairs["params"]["have"] == 1 and stairs["targets"] == ["field:0", "field:3"]
+
+
+def test_a_card_lists_the_moves_it_leaves_to_choose_with_the_decisions_that_make_them() -> None:
+    # The "+/-1" on the left moves the adventurer on the stairs one tile, or the one on
+    # field 5 one tile on or back (two decisions: which, then how far).
+    st = start()
+    put_adventurers(st, 0, {0: 1, 5: 1})
+    put_hand(st, 0, [PLUS_MINUS_ONE, ONE, ONE, ONE, ONE], [deck_origin(st)] * 5)
+    info = st.action_info(rules.PLAY_LEFT)
+    assert info["kind"] == "play_card" and info["targets"] == ["hand:0"]
+    ways = [(w["targets"], w["actions"], w["kind"]) for w in info["then"]]
+    assert ways == [
+        (["field:0", "field:2"], [rules.MOVE_FROM + 0], "move_treasure"),
+        (["field:5", "field:6"], [rules.MOVE_FROM + 5, rules.FORWARD], "move"),
+        (["field:5", "field:4"], [rules.MOVE_FROM + 5, rules.BACKWARD], "move_back_treasure"),
+    ]
+    # each way's words are those of its last decision, as the states after the card give them
+    after = st.clone()
+    after.apply_action(rules.PLAY_LEFT)
+    after.apply_action(rules.MOVE_FROM + 5)
+    assert info["then"][2]["text"] == after.action_info(rules.BACKWARD)["text"]
+    # a card whose move is forced still names its adventurer, with nothing more to send
+    forced = start()
+    put_adventurers(forced, 0, {0: 2})
+    put_hand(forced, 0, [TWO, ONE, ONE, ONE, DIE], [deck_origin(forced)] * 5)
+    two = forced.action_info(rules.PLAY_LEFT)
+    assert two["kind"] == "play_card_move"
+    assert [(w["targets"], w["actions"]) for w in two["then"]] == [(["field:0", "field:3"], [])]
+    # a die card is rolled first: nothing to choose with it
+    assert "then" not in forced.action_info(rules.PLAY_RIGHT)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_every_way_on_after_a_card_is_made_by_its_decisions(seed: int) -> None:
+    """Through random matches: the decisions of each way are legal in turn after the card,
+    reveal nothing before the last, and move the adventurer named from the field named to
+    the landing named; and every first decision the state after the card offers is some
+    way's."""
+    st = GAME(players=2 + seed % 3).new_initial_state()
+    rng = random.Random(seed)
+    checked = 0
+    while not st.is_terminal():
+        if st.current_player() != CHANCE and st.phase == rules.P_PLAY:
+            seat = st.current_player()
+            for action in st.legal_actions():
+                info = st.action_info(action)
+                if "then" not in info:
+                    continue
+                after = st.clone()
+                after.apply_action(action)
+                if info["kind"] == "play_card":
+                    # (a forced move's card makes the move itself: its way only points)
+                    assert not st.reveals(action, after)
+                    firsts = {w["actions"][0] for w in info["then"]}
+                    assert firsts == set(after.legal_actions())
+                for way in info["then"]:
+                    origin, landing = (int(t.split(":")[1]) for t in way["targets"])
+                    went = after.clone()
+                    if not way["actions"]:
+                        went, base = after, seat * NF
+                        assert went.adventurers[base + origin] < st.adventurers[base + origin]
+                        checked += 1
+                        continue
+                    for k, a in enumerate(way["actions"]):
+                        assert went.current_player() == seat and a in went.legal_actions()
+                        if k < len(way["actions"]) - 1:
+                            assert not went.reveals(a)
+                        before = went.clone()
+                        went.apply_action(a)
+                    told = went.narrate(before, way["actions"][-1], seat)
+                    assert any(
+                        e["kind"].startswith("moved") and e["params"]["origin"] == origin
+                        for e in told
+                    ), told
+                    assert way["params"]["origin"] == origin and way["params"]["landing"] == landing
+                    checked += 1
+        st.apply_action(_pick(st, rng))
+    assert checked > 20
 
 
 def test_plus_minus_one_distances_target_their_landing_fields() -> None:
@@ -456,6 +537,7 @@ def test_scarab_values_stay_out_of_the_breakdown_until_the_end() -> None:
 
 
 def test_breakdown_has_the_six_parts_and_the_sarcophagus_tiebreak() -> None:
+    told = {False: 0, True: 0}
     for players in (2, 3, 4):
         for seed in range(30):
             st = GAME(players=players).new_initial_state()
@@ -477,6 +559,14 @@ def test_breakdown_has_the_six_parts_and_the_sarcophagus_tiebreak() -> None:
                     [v for v, h in zip((5, 3), st.sarcophagi, strict=True) if h == seat] or [0]
                 )
                 assert row["tiebreak"][0]["value"] == best
+                # A seat without a sarcophagus is told so, not "most valuable: 0".
+                if best:
+                    assert row["tiebreak"][0]["text"] == f"Most valuable sarcophagus: {best}"
+                else:
+                    assert row["tiebreak"][0]["kind"] == "tiebreak_no_sarcophagus"
+                    assert row["tiebreak"][0]["text"] == "No sarcophagus"
+                told[bool(best)] += 1
+    assert told[False] and told[True], told
 
 
 def test_board_layout_is_the_data_files_path() -> None:
@@ -571,7 +661,9 @@ def test_description_and_rules_summaries() -> None:
     assert english.startswith("# Luxor") and "## Final scoring" in english
     dutch = game.rules_summary("nl")
     assert dutch.startswith("# Luxor") and "## Eindtelling" in dutch
-    assert game.rules_summary("it") == english  # no Italian page yet: the English one
+    italian = game.rules_summary("it")
+    assert italian.startswith("# Luxor") and "## Il punteggio finale" in italian
+    assert game.rules_summary("de") == english  # no German page: the English one
 
 
 def test_no_move_possible_is_prompted_described_and_told() -> None:
@@ -579,7 +671,7 @@ def test_no_move_possible_is_prompted_described_and_told() -> None:
     st = start()
     put_adventurers(st, 0, {40: 2})
     st.key_supply -= 1
-    st.keys[0] = 1
+    st.keys = replaced(st.keys, 0, 1)
     put_hand(st, 0, [THREE, ONE, ONE, ONE, FIVE], [deck_origin(st)] * 5)
     p = st.prompt(0)
     assert p is not None and p["kind"] == "prompt_play_idle"
@@ -606,9 +698,9 @@ def _ending_draw(keys0: int, sarcophagus1: bool) -> list[dict[str, Any]]:
     put_adventurers(st, 0, {0: 2})
     put_adventurers(st, 1, {0: 2})
     st.key_supply -= keys0
-    st.keys[0] = keys0
+    st.keys = replaced(st.keys, 0, keys0)
     if sarcophagus1:
-        st.sarcophagi = [1, -1]
+        st.sarcophagi = (1, -1)
     st.ending = True
     st.seat = 1
     st.phase = rules.P_DRAW

@@ -12,6 +12,7 @@ import random
 import pytest
 
 from necropolis.engine.errors import IllegalActionError
+from necropolis.engine.frozen import replaced
 from necropolis.games.luxor import GAME, rules
 from necropolis.games.luxor.components import (
     ALL_1,
@@ -72,7 +73,7 @@ def test_setup_deals_five_cards_each_in_the_dealt_order() -> None:
     assert st.hands[2] == [DIE, ONE, DIE, ONE, PLUS_MINUS_ONE]
     assert st.draw_size == 31 - 15
     assert all(st.adventurers[s * NF] == 2 for s in range(3))
-    assert st.sleeping == [1] * 9
+    assert st.sleeping == (1,) * 9
 
 
 def test_the_discard_pile_is_reshuffled_when_the_draw_pile_runs_out() -> None:
@@ -143,7 +144,7 @@ def test_a_die_roll_no_adventurer_can_use_spends_the_card() -> None:
     put_adventurers(st, 0, {40: 2})
     put_hand(st, 0, [DIE, ONE, ONE, ONE, ONE], [deck_origin(st)] * 5)
     st.key_supply -= 1
-    st.keys[0] = 1
+    st.keys = replaced(st.keys, 0, 1)
     st.apply_action(rules.PLAY_LEFT)  # a 1 or a 2 would do
     chance(st, 5)  # a 6: too far
     assert st.phase == rules.P_DRAW and at(st, 0, 40) == 2 and st.keys[0] == 1
@@ -205,7 +206,7 @@ def _onto_horus_tile(st: LuxorState) -> None:
 
 def test_horus_tile_without_keys_gives_the_card_at_once() -> None:
     st = start()
-    st.keys[1] = st.key_supply
+    st.keys = replaced(st.keys, 1, st.key_supply)
     st.key_supply = 0
     _onto_horus_tile(st)
     assert st.phase == rules.P_HORUS_DRAW
@@ -213,15 +214,15 @@ def test_horus_tile_without_keys_gives_the_card_at_once() -> None:
 
 def test_horus_tile_with_its_deck_empty_gives_a_key_at_once() -> None:
     st = start()
-    st.horus_counts[0] = [0] * len(st.horus_counts[0])
+    st.horus_counts = replaced(st.horus_counts, 0, (0,) * len(st.horus_counts[0]))
     _onto_horus_tile(st)
     assert st.keys[0] == 1 and st.phase == rules.P_DRAW
 
 
 def test_horus_tile_with_nothing_left_gives_nothing() -> None:
     st = start()
-    st.horus_counts[0] = [0] * len(st.horus_counts[0])
-    st.keys[1] = st.key_supply
+    st.horus_counts = replaced(st.horus_counts, 0, (0,) * len(st.horus_counts[0]))
+    st.keys = replaced(st.keys, 1, st.key_supply)
     st.key_supply = 0
     _onto_horus_tile(st)
     assert st.keys[0] == 0 and st.phase == rules.P_DRAW
@@ -244,14 +245,14 @@ def test_scarab_or_wild_is_a_choice_and_the_scarab_is_private() -> None:
     assert st.describe_action(3, None) == "seat 0 takes a scarab"
     assert st.describe_action(3, 0) == "seat 0 takes a scarab worth 4"
     chance(st, 3)
-    assert st.scarabs[0] == [0, 0, 0, 1]
+    assert st.scarabs[0] == (0, 0, 0, 1)
     assert st.view(1)["scarabs"][0] is None and st.view(0)["scarabs"][0] == [0, 0, 0, 1]
 
 
 def test_scarab_or_wild_without_scarabs_gives_the_wild_tile() -> None:
     st = start()
-    st.scarabs[1] = st.scarab_supply[:]
-    st.scarab_supply = [0, 0, 0, 0]
+    st.scarabs = replaced(st.scarabs, 1, st.scarab_supply)
+    st.scarab_supply = (0, 0, 0, 0)
     _onto_temple(st, 11, SCARAB_OR_WILD)
     assert st.wilds[0] == 1 and st.wild_supply == 17 and st.phase == rules.P_DRAW
 
@@ -261,7 +262,7 @@ def test_wild_treasure_tile_and_its_empty_supply() -> None:
     _onto_temple(st, 12, WILD_TREASURE)
     assert st.wilds[0] == 1
     st2 = start()
-    st2.wilds[1] = st2.wild_supply
+    st2.wilds = replaced(st2.wilds, 1, st2.wild_supply)
     st2.wild_supply = 0
     _onto_temple(st2, 12, WILD_TREASURE)
     assert st2.wilds[0] == 0 and st2.phase == rules.P_DRAW
@@ -269,12 +270,11 @@ def test_wild_treasure_tile_and_its_empty_supply() -> None:
 
 def test_favour_of_horus_with_one_deck_empty_takes_the_other_and_with_both_nothing() -> None:
     st = start()
-    st.horus_counts[0] = [0] * len(st.horus_counts[0])
+    st.horus_counts = replaced(st.horus_counts, 0, (0,) * len(st.horus_counts[0]))
     _onto_temple(st, 8, HORUS_1_OR_2)
     assert st.phase == rules.P_HORUS_DRAW and st.pending == 2
     st2 = start()
-    st2.horus_counts[0] = [0] * len(st2.horus_counts[0])
-    st2.horus_counts[1] = [0] * len(st2.horus_counts[1])
+    st2.horus_counts = ((0,) * len(st2.horus_counts[0]),) * 2 + st2.horus_counts[2:]
     _onto_temple(st2, 8, HORUS_1_OR_2)
     assert st2.phase == rules.P_DRAW and len(st2.hands[0]) == 4
 
@@ -362,11 +362,11 @@ def test_one_player_may_take_both_sarcophagi_and_later_entries_get_none() -> Non
     st = start(players=3)
     put_adventurers(st, 0, {41: 3}, awake=1)
     st.key_supply -= 3
-    st.keys[0] = 3
+    st.keys = replaced(st.keys, 0, 3)
     put_hand(st, 0, [ALL_1, ONE, ONE, ONE, ONE], [0, *[deck_origin(st)] * 4])
     st.apply_action(rules.PLAY_LEFT)
     assert at(st, 0, BURIAL_CHAMBER) == 3
-    assert st.sarcophagi == [0, 0] and st.entries == 3 and st.keys[0] == 0
+    assert st.sarcophagi == (0, 0) and st.entries == 3 and st.keys[0] == 0
     assert st.ending
 
 
@@ -375,16 +375,16 @@ def test_second_entry_by_the_last_seat_ends_the_match_after_that_turn() -> None:
     put_adventurers(st, 1, {0: 1, 41: 1})
     put_adventurers(st, 0, {0: 1, BURIAL_CHAMBER: 1})
     st.entries = 1
-    st.sarcophagi = [0, -1]
+    st.sarcophagi = (0, -1)
     st.key_supply -= 2
     st.keys_paid = 1
-    st.keys[1] = 1
+    st.keys = replaced(st.keys, 1, 1)
     st.apply_action(rules.PLAY_LEFT)  # seat 0 plays its "1" from the stairs
     finish_turn(st, FIVE)
     put_hand(st, 1, [ONE, TWO, THREE, FOUR, FIVE], [deck_origin(st)] * 5)
     st.apply_action(rules.PLAY_LEFT)
     st.apply_action(rules.MOVE_FROM + 41)
-    assert st.sarcophagi == [0, 1]
+    assert st.sarcophagi == (0, 1)
     chance(st, ONE)
     assert st.is_terminal() and st.round == 1
     assert st.returns() in ([1.0, 0.0], [0.0, 1.0])
@@ -489,9 +489,9 @@ def test_set_table() -> None:
 def test_tie_goes_to_the_better_sarcophagus_or_is_shared() -> None:
     st = start(players=3)
     st.final = [[10, 0, 0, 0, 0, 0, 10], [7, 0, 3, 0, 0, 0, 10], [5, 0, 5, 0, 0, 0, 10]]
-    st.sarcophagi = [2, 1]
+    st.sarcophagi = (2, 1)
     assert st.returns() == [0.0, 0.0, 1.0]
-    st.sarcophagi = [-1, -1]
+    st.sarcophagi = (-1, -1)
     st.final = [[10] * 6 + [10], [0] * 6 + [10], [0] * 7]
     assert st.returns() == [0.5, 0.5, 0.0]
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import random
 
 from necropolis.engine import CHANCE
+from necropolis.engine.frozen import added, replaced
 from necropolis.games.luxor2001 import LuxorState, rules
 from necropolis.games.luxor2001.components import (
     CH_VALUE,
@@ -43,8 +44,8 @@ def value(eyes: int, points: int) -> int:
 def give(state: LuxorState, seat: int, eyes: int, points: int) -> None:
     """Prepared: ``seat`` opened such a sarcophagus earlier in the match."""
     v = value(eyes, points)
-    state.value_pool[v] -= 1
-    state.held[seat].append(v | (1 << seat) << 3)
+    state.value_pool = added(state.value_pool, v, -1)
+    state.held = replaced(state.held, seat, (*state.held[seat], v | (1 << seat) << 3))
 
 
 def end_game_example() -> LuxorState:
@@ -69,8 +70,7 @@ def end_game_example() -> LuxorState:
     # sarcophagi already taken from them went to seat 1 earlier.
     station(state, "camel", 0, scarabs=1)
     station(state, "snake", 0, scarabs=2)
-    state.stack[CAMEL] = 2
-    state.stack[SNAKE] = 1
+    state.stack = replaced(replaced(state.stack, CAMEL, 2), SNAKE, 1)
     give(state, 1, 1, 3)
     give(state, 1, 1, 4)
     give(state, 1, 2, 5)
@@ -178,14 +178,15 @@ def test_tie_goes_to_more_sarcophagi() -> None:
     assert state.is_terminal()
     # Prepared final holdings: 17 points each (seat 0 with its pharaoh bonus), seat 1
     # holding more sarcophagi.
-    state.held[0] = [value(3, 10)]
-    state.held[1] = [value(1, 3), value(1, 4), value(2, 5), value(2, 5)]
+    state.held = ((value(3, 10),), (value(1, 3), value(1, 4), value(2, 5), value(2, 5)))
     assert state.scores() == [17.0, 17.0]
     assert state.returns() == [0.0, 1.0]
     # Equal points and equal counts: the win is shared.
-    state.held[0] = [value(3, 8), value(1, 3), value(1, 4), value(1, 4)]
     state.occupant[CAMEL] = -1  # prepared: no pharaoh bonus this time
-    state.held[1] = [value(3, 8), value(2, 5), value(1, 3), value(1, 3)]
+    state.held = (
+        (value(3, 8), value(1, 3), value(1, 4), value(1, 4)),
+        (value(3, 8), value(2, 5), value(1, 3), value(1, 3)),
+    )
     assert state.scores() == [19.0, 19.0]
     assert state.returns() == [0.5, 0.5]
 

@@ -7,6 +7,7 @@ import random
 import pytest
 
 from necropolis.engine import CHANCE, sample_chance
+from necropolis.engine.frozen import replaced
 from necropolis.games import load_game
 from necropolis.games.luxor2001 import LuxorState
 
@@ -43,6 +44,7 @@ def test_estimate_returns_favours_the_seat_ahead_and_ends_as_returns() -> None:
     assert state.estimate_returns() == state.returns()
     ahead = game.new_initial_state()
     assert isinstance(ahead, LuxorState)
-    ahead.held[1] = [4, 5, 6]  # three 3-eye sarcophagi for seat 1 (value indices 4-6)
+    # three 3-eye sarcophagi for seat 1 (value indices 4-6)
+    ahead.held = replaced(ahead.held, 1, (4, 5, 6))
     shares = ahead.estimate_returns()
     assert shares[1] > 0.9 and shares[0] == pytest.approx(shares[2])

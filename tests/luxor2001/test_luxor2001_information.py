@@ -15,6 +15,7 @@ import random
 import pytest
 
 from necropolis.engine import CHANCE
+from necropolis.engine.frozen import added, replaced
 from necropolis.games.luxor2001 import LuxorState, rules
 from necropolis.games.luxor2001.components import VALUE_EYES
 from tests.luxor2001.luxor2001_support import new_state, play_random, random_step
@@ -43,7 +44,7 @@ def hidden_twin(state: LuxorState, seat: int) -> LuxorState:
     twin.pile.sort()
     # Another seat's pharaoh card becomes a free animal.
     taken = set(twin.pharaoh)
-    twin.pharaoh[other] = next(x for x in range(7) if x not in taken)
+    twin.pharaoh = replaced(twin.pharaoh, other, next(x for x in range(7) if x not in taken))
     # Sarcophagus values ``seat`` never saw change within their eye count.
     for s in range(state.n):
         for i, code in enumerate(twin.held[s]):
@@ -52,9 +53,8 @@ def hidden_twin(state: LuxorState, seat: int) -> LuxorState:
             v = code & 7
             for w in range(7):
                 if w != v and VALUE_EYES[w] == VALUE_EYES[v] and twin.value_pool[w]:
-                    twin.value_pool[w] -= 1
-                    twin.value_pool[v] += 1
-                    twin.held[s][i] = (code & ~7) | w
+                    twin.value_pool = added(added(twin.value_pool, w, -1), v, 1)
+                    twin.held = replaced(twin.held, s, replaced(twin.held[s], i, (code & ~7) | w))
                     break
     return twin
 

@@ -21,6 +21,7 @@ import pytest
 from rich.text import Text
 
 from necropolis.engine import CHANCE, sample_chance
+from necropolis.engine.frozen import replaced
 from necropolis.games import load_game
 from necropolis.games.luxor2001 import LuxorState, narration, rules
 from necropolis.games.luxor2001.components import (
@@ -200,7 +201,9 @@ def test_a_hidden_outcome_reads_the_same_whichever_it_was(options: dict[str, boo
     assert checked > 100
 
 
-def test_the_curse_gift_is_told_in_full_only_to_giver_and_receiver() -> None:
+def test_the_curse_gift_is_told_in_full_to_the_seats_that_know_it() -> None:
+    """Giver and receiver, and a seat that looked at that sarcophagus before (it held it
+    once): each is told its points, as its view shows them; the others its eyes."""
     seen = 0
     for players in (3, 4):
         for seed in range(3):
@@ -215,7 +218,17 @@ def test_the_curse_gift_is_told_in_full_only_to_giver_and_receiver() -> None:
                     if not gifts:
                         continue
                     (gift,) = gifts
-                    knows = viewer in (gift["seat"], state.player)
+                    # The sarcophagus as the viewer's view shows it where it went: with its
+                    # points (known) or without.
+                    drawer = state.player
+                    was = list(state.view(viewer)["sarcophagi"][drawer])
+                    added = list(after.view(viewer)["sarcophagi"][drawer])
+                    for entry in was:
+                        added.remove(entry)
+                    (shown,) = added
+                    knows = shown[1] is not None
+                    if viewer in (gift["seat"], drawer):
+                        assert knows
                     assert gift["params"]["drawer_seat"] == state.player
                     assert gift["kind"] == (
                         "sarcophagus_given" if knows else "sarcophagus_given_hidden"
@@ -389,8 +402,7 @@ def test_a_shared_win_is_told_to_each_winner() -> None:
     state = end_game_example()
     # Prepared holdings: 17 points and three sarcophagi each (seat 0 with its camel bonus).
     v = {pair: i for i, pair in enumerate(SARCOPHAGUS_VALUES)}
-    state.held[0] = [v[(1, 3)], v[(1, 3)], v[(1, 4)]]
-    state.held[1] = [v[(2, 5)], v[(2, 5)], v[(3, 7)]]
+    state.held = ((v[(1, 3)], v[(1, 3)], v[(1, 4)]), (v[(2, 5)], v[(2, 5)], v[(3, 7)]))
     insert(state, LAST, 8)
     entries = logged(state, DONE)
     assert state.returns() == [0.5, 0.5]
@@ -482,7 +494,7 @@ def test_the_terminal_board_fits_a_crowded_position() -> None:
             if state.current_player() == CHANCE
             else rng.choice([a for s in state.acting_seats() for a in state.legal_actions(s)])
         )
-    state.held[0] = [v | 1 << 3 for v in range(7) for _ in range(3)]
+    state.held = replaced(state.held, 0, tuple(v | 1 << 3 for v in range(7) for _ in range(3)))
     state.tokens = [0, 3, 5, 7, 9, 11, 13]
     for seat in [*range(4), None]:
         _fits(state.game.render_view(state.view(seat)))

@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 from necropolis.engine import CHANCE, IllegalActionError
+from necropolis.engine.frozen import replaced
 from necropolis.games.luxor2001 import LuxorState, rules
 from necropolis.games.luxor2001.components import (
     CH_VALUE,
@@ -206,7 +207,7 @@ def test_pairs_help_the_opponent_and_open_for_the_researchers_owner() -> None:
     ]
     assert [t["value"] for b in breakdown for t in b["tiebreak"]] == [0, 1]
     assert [c & 7 for c in state.held[1]] == [four - CH_VALUE]
-    assert state.held[0] == []
+    assert state.held[0] == ()
     assert state.scarabs[CAMEL] == 0 and state.scarab_supply == 16  # back on the slab
     assert state.stack[CAMEL] == 2
     assert state.occupant[CAMEL] == 1
@@ -277,7 +278,7 @@ def test_three_scarabs_stay_when_no_sarcophagus_is_left() -> None:
         2, [[CAMEL_R_SNAKE, KEY, FILLERS[0]], [FILLERS[1], FILLERS[2], card_of("cat", "snake")]]
     )
     station(state, "camel", 1, scarabs=2)
-    state.stack[CAMEL] = 0  # prepared: the camel pillar's three sarcophagi are gone
+    state.stack = replaced(state.stack, CAMEL, 0)  # prepared: its three sarcophagi are gone
     insert(state, CAMEL_R_SNAKE, 1)
     draw_filler(state)
     insert(state, FILLERS[1], 5)
@@ -291,7 +292,7 @@ def test_three_scarabs_stay_when_no_sarcophagus_is_left() -> None:
 def test_at_most_three_scarabs_before_a_pillar() -> None:
     state = started(2, [[CAMEL_L_HIPPO, KEY, FILLERS[0]], [CAMEL_L_CROC, FILLERS[1], FILLERS[2]]])
     station(state, "camel", 0, scarabs=2)
-    state.stack[CAMEL] = 0  # prepared: nothing left to open
+    state.stack = replaced(state.stack, CAMEL, 0)  # prepared: nothing left to open
     insert(state, CAMEL_L_HIPPO, 1)
     draw_filler(state)
     insert(state, CAMEL_L_CROC, 3)
@@ -458,7 +459,7 @@ def test_an_empty_slab_means_no_scarab() -> None:
     station(state, "camel", 1)
     for animal in ("mule", "snake", "hippopotamus", "ibis", "crocodile"):
         station(state, animal, 1 if animal != "mule" else 0, scarabs=3)
-        state.stack[A[animal]] = 0  # prepared: these pillars have no sarcophagi left
+        state.stack = replaced(state.stack, A[animal], 0)  # prepared: no sarcophagi left
     state.scarabs[A["cat"]] = 1
     state.scarab_supply -= 1
     assert state.scarab_supply == 0

@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 from necropolis.engine import IllegalActionError
+from necropolis.engine.frozen import added, replaced
 from necropolis.games.luxor2001 import LuxorState, rules
 from necropolis.games.luxor2001.components import (
     CH_BACK,
@@ -61,8 +62,8 @@ def cursed(players: int = 2, line: tuple[int, int, int] = (5, 6, 7), held: int =
         place(state, card_of(top, bottom), shaft)
     # Prepared: seat 1 opened a 2-eye sarcophagus worth 6 (and maybe a 1-eye worth 3).
     for v in [value(2, 6), value(1, 3)][:held]:
-        state.value_pool[v] -= 1
-        state.held[1].append(v | 1 << (3 + 1))
+        state.value_pool = added(state.value_pool, v, -1)
+        state.held = replaced(state.held, 1, (*state.held[1], v | 1 << (3 + 1)))
     return state
 
 
@@ -128,12 +129,12 @@ def test_curse_window_lets_every_seat_claim_and_the_drawer_profits() -> None:
             ("sarcophagus_given_hidden", 1, gift),
         ]
     # One sarcophagus only: no choice to make, it goes to the seat that drew the curse.
-    assert state.held[1] == []
+    assert state.held[1] == ()
     assert [c & 7 for c in state.held[0]] == [value(2, 6)]
     assert state.view(0)["sarcophagi"][0] == [[2, 6]]
     assert state.view(1)["sarcophagi"][0] == [[2, 6]]  # seat 1 had seen it
     assert state.view(2)["sarcophagi"][0] == [[2, None]]
-    assert state.curses_out == [CURSE] and CURSE not in state.curses_left
+    assert state.curses_out == (CURSE,) and CURSE not in state.curses_left
     # The drawer still needs a card: the next top card's back is shown, then the draw.
     assert state.phase == rules.BACK
     state.apply_action(CH_BACK)
@@ -143,6 +144,24 @@ def test_curse_window_lets_every_seat_claim_and_the_drawer_profits() -> None:
     assert state.phase == rules.BACK  # the second pile's new top card shows its back
     state.apply_action(CH_BACK)
     assert state.current_player() == 1
+
+
+def test_a_seat_that_held_the_given_sarcophagus_is_told_its_points() -> None:
+    state = cursed(3)
+    # Prepared: seat 2 held seat 1's sarcophagus once (and so looked at it).
+    state.held = replaced(state.held, 1, tuple(c | 1 << (3 + 2) for c in state.held[1]))
+    assert state.view(2)["sarcophagi"][1] == [[2, 6]]
+    reveal_curse(state)
+    before = state.clone()
+    claim = CLAIM_BASE + 0 * 4 + 1
+    state.apply_action(claim)
+    gift = {"drawer_seat": 0, "eyes": 2}
+    for viewer in (0, 1, 2):
+        (told,) = [e for e in events(state.narrate(before, claim, viewer)) if "given" in e[0]]
+        assert told == ("sarcophagus_given", 1, {**gift, "points": 6}), viewer
+    (told,) = [e for e in events(state.narrate(before, claim, None)) if "given" in e[0]]
+    assert told == ("sarcophagus_given_hidden", 1, gift)
+    assert state.view(2)["sarcophagi"][0] == [[2, 6]]  # its view knows where it went
 
 
 def test_victim_picks_which_sarcophagus_to_give() -> None:
@@ -174,7 +193,7 @@ def test_victim_picks_which_sarcophagus_to_give() -> None:
 def test_victim_is_asked_even_when_its_sarcophagi_are_worth_the_same() -> None:
     # Skipping the question would tell the drawer that the victim's values are equal.
     state = cursed(2, held=2)
-    state.held[1] = [value(1, 3) | 2 << 3, value(1, 3) | 2 << 3]  # prepared: two alike
+    state.held = replaced(state.held, 1, (value(1, 3) | 2 << 3,) * 2)  # prepared: two alike
     reveal_curse(state)
     state.apply_action(CLAIM_BASE + 0 * 4 + 1)
     assert state.phase == rules.GIVE and state.current_player() == 1
@@ -193,8 +212,8 @@ def test_nobody_finds_the_curse_all_pass_no_effect() -> None:
         ("curse_passed", 1, {}),
         ("curse_lapsed", None, {}),
     ]
-    assert len(state.held[1]) == 1 and state.held[0] == []
-    assert state.curses_out == [CURSE]
+    assert len(state.held[1]) == 1 and state.held[0] == ()
+    assert state.curses_out == (CURSE,)
     assert state.phase == rules.BACK
 
 
@@ -203,13 +222,13 @@ def test_no_window_when_the_animals_are_not_side_by_side() -> None:
     assert [e["kind"] for e in reveal_curse(state)] == ["curse_revealed", "curse_harmless"]
     assert state.phase == rules.BACK  # nobody can claim: the curse passes harmlessly
     assert len(state.held[1]) == 1
-    assert state.curses_out == [CURSE]
+    assert state.curses_out == (CURSE,)
 
 
 def test_no_window_when_nobody_has_a_sarcophagus() -> None:
     state = cursed(2, held=0)
     assert events(reveal_curse(state))[1:] == [("curse_no_victim", None, {"drawer_seat": 0})]
-    assert state.phase == rules.BACK and state.curses_out == [CURSE]
+    assert state.phase == rules.BACK and state.curses_out == (CURSE,)
 
 
 def test_consecutive_curse_cards() -> None:
@@ -219,7 +238,7 @@ def test_consecutive_curse_cards() -> None:
     assert state.phase == rules.CURSE
     assert sorted(a - CH_CURSE for a, _ in state.chance_outcomes()) == [1, 2, 3, 4, 5]
     state.apply_action(CH_CURSE + 3)
-    assert state.curses_out == [CURSE, 3] and len(state.curses_left) == 4
+    assert state.curses_out == (CURSE, 3) and len(state.curses_left) == 4
     state.apply_action(CH_BACK)  # now a hieroglyph card
     assert state.phase == rules.DRAW and state.player == 0
     card = state.chance_outcomes()[0][0]

@@ -135,3 +135,53 @@ def test_servers_of_a_dead_test_process_are_stopped(tmp_path: Path) -> None:
         assert not directory.exists()
         with pytest.raises(redis.ConnectionError):
             redis.Redis.from_url(url, socket_connect_timeout=1).ping()
+
+
+def test_the_reaper_signals_only_the_servers_it_started(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A stale directory whose pid files name a process that is not the server it started
+    (the pid reused since) leaves that process alone; the very process it started is
+    stopped."""
+    import subprocess
+
+    monkeypatch.setattr(realservers, "_BASE", tmp_path)
+    gone = subprocess.Popen(["true"])
+    gone.wait()
+    bystander = subprocess.Popen(["sleep", "120"])
+    ours = subprocess.Popen(["sleep", "120"])
+    try:
+        reused = tmp_path / "redis-reused"
+        reused.mkdir()
+        (reused / "owner.pid").write_text(str(gone.pid))
+        # What an older file says: the pid alone (a pid that another process has now).
+        (reused / "redis.pid").write_text(str(bystander.pid))
+        (reused / "redis.process").write_text(f"{bystander.pid} 1")
+        (reused / "data").mkdir()
+        (reused / "data" / "postmaster.pid").write_text(f"{bystander.pid}\n{reused}/data\n")
+        stale = tmp_path / "redis-stale"
+        stale.mkdir()
+        (stale / "owner.pid").write_text(str(gone.pid))
+        (stale / "redis.process").write_text(realservers._identity(ours.pid))
+        # A live owner, written by an older version of the plugin (its pid alone).
+        older = tmp_path / "postgres-older"
+        older.mkdir()
+        (older / "owner.pid").write_text(str(os.getpid()))
+        # A pid that lives but is not the owner any more (another start time).
+        replaced = tmp_path / "postgres-replaced"
+        replaced.mkdir()
+        (replaced / "owner.pid").write_text(str(bystander.pid))
+        (replaced / "owner.start").write_text("1")
+        # The owner file holds the pid alone, as every version of the plugin reads it.
+        mine = realservers._server_directory("redis")
+        assert (mine / "owner.pid").read_text() == str(os.getpid())
+        realservers._reap_stale()
+        assert older.exists() and mine.exists(), "a live run's servers were reaped"
+        assert not replaced.exists()
+        assert bystander.poll() is None, "an unrelated process was signalled"
+        assert ours.wait(timeout=10) == -9
+        assert not reused.exists() and not stale.exists()
+    finally:
+        for process in (bystander, ours):
+            process.kill()
+            process.wait()

@@ -24,13 +24,19 @@ The whole API:
 ``Seat`` (asyncio, the ``websockets`` library)
     ``await Seat.connect(server, table_id, token, version=None)`` sends ``hello`` and waits
     for the first ``state``. It keeps ``.state`` (the last ``state`` message), ``.log``
-    (every log entry received, in order), ``.received`` (every message). ``await
+    (the log entries it holds, oldest first: every one from ``.log_from`` on; a first
+    state brings only the newest), ``.received`` (every message) and ``.sizes`` (the bytes
+    of each one's text); ``await .earlier(until=0)``
+    asks for older pages until it holds every entry from ``until``. ``await
     .recv(timeout)`` the next message; ``await .until(pred, timeout)`` reads until a
     ``state`` for which ``pred(state)`` holds and returns it; ``await .act(action,
     version=None)`` sends ``act`` at the last state's version (or the one given);
     ``await .send(obj_or_text)``; ``await .close()``.
 ``SyncSeat``
-    the same with blocking calls (``websockets.sync``), for tests that are not async.
+    the same with blocking calls (``websockets.sync``), for tests that are not async;
+    ``.undo()`` and ``.commit()`` send ``undo`` and ``commit`` for the turn in hand the
+    last state showed. Both ``connect`` take ``undo=True`` to keep turns in hand (the
+    hello's ``undo``); ``act`` sends the last state's ``pending`` with its version.
 
 Timeouts are generous (the machine may be loaded); nothing waits by sleeping.
 """
@@ -205,6 +211,7 @@ def start_server(
     db_url: str,
     *,
     redis_url: str | None = None,
+    workers: int = 1,
     bot_workers: int = 1,
     port: int = 0,
     timeout: float = START_TIMEOUT,
@@ -212,6 +219,7 @@ def start_server(
 ) -> Server:
     """Start ``necropolis serve`` on ``db_url`` and wait until it answers."""
     args = ["--port", str(port), "--db", db_url, "--bot-workers", str(bot_workers)]
+    args += ["--workers", str(workers)]
     if redis_url is not None:
         args += ["--redis", redis_url]
     return Server(args, timeout, env or {})
@@ -230,33 +238,74 @@ def running_server(db_url: str, **kwargs: Any) -> Iterator[Server]:
 
 
 class _Record:
-    """What a client has received: every message, the last state, the log."""
+    """What a client has received: every message, the last state, the log.
+
+    ``log`` holds every entry whose index is ``log_from`` or more, as a page keeps it: a
+    first state brings the newest entries, later ones what is new, and a ``log`` answer
+    (asked for with ``earlier``) the page before ``log_from``."""
 
     def __init__(self) -> None:
         self.received: list[Message] = []
+        #: The bytes of each received message's text, in order.
+        self.sizes: list[int] = []
         self.state: Message = {}
         self.log: list[Message] = []
+        #: The index from which ``log`` holds every entry (None: no state yet).
+        self.log_from: int | None = None
 
     def _take(self, text: str | bytes) -> Message:
         message: Message = json.loads(text)
         self.received.append(message)
+        self.sizes.append(len(text.encode() if isinstance(text, str) else text))
         if message.get("type") == "state":
+            known = self.state.get("version", 0)
+            start = int(message.get("log_from", 0))
+            if self.log_from is None or start > known:
+                # A first state, or one so far ahead that what was known is cut off.
+                self.log, self.log_from = [], start
             self.state = message
-            self.log.extend(message["log"])
+            self.log = [e for e in self.log if e["index"] < start] + message["log"]
+        elif message.get("type") == "log" and message["before"] == self.log_from:
+            self.log = message["log"] + self.log
+            self.log_from = int(message["log_from"])
         return message
 
+    def _log_request(self) -> str:
+        return json.dumps({"type": "log", "before": self.log_from})
+
+    @staticmethod
+    def _paged(message: Message, before: int) -> bool | None:
+        """True: the page before ``before`` came; False: refused for the rate (ask again
+        a second later); None: something else."""
+        if message.get("type") == "log" and message["before"] == before:
+            return True
+        if message.get("type") == "refused" and message["code"] == "rate_limited":
+            return False
+        return None
+
     def _act_message(self, action: int, version: int | None) -> str:
+        message: dict[str, Any] = {
+            "type": "act",
+            "action": action,
+            "version": self.state["version"] if version is None else version,
+        }
+        # Only with a turn in hand: a server from before undo refuses a field it lacks.
+        if self.state.get("pending"):
+            message["pending"] = self.state["pending"]
+        return json.dumps(message)
+
+    def _turn_message(self, kind: str) -> str:
+        """``undo`` or ``commit`` of the turn in hand the last state showed."""
         return json.dumps(
-            {
-                "type": "act",
-                "action": action,
-                "version": self.state["version"] if version is None else version,
-            }
+            {"type": kind, "version": self.state["version"], "pending": self.state["pending"]}
         )
 
 
-def _hello(token: str, version: int | None) -> str:
-    return json.dumps({"type": "hello", "token": token, "version": version})
+def _hello(token: str, version: int | None, undo: bool = False) -> str:
+    message: dict[str, Any] = {"type": "hello", "token": token, "version": version}
+    if undo:
+        message["undo"] = True
+    return json.dumps(message)
 
 
 class Seat(_Record):
@@ -268,11 +317,16 @@ class Seat(_Record):
 
     @classmethod
     async def connect(
-        cls, server: Server, table_id: str, token: str, version: int | None = None
+        cls,
+        server: Server,
+        table_id: str,
+        token: str,
+        version: int | None = None,
+        undo: bool = False,
     ) -> Seat:
         socket = await websockets.connect(server.ws_url(table_id), open_timeout=MESSAGE_TIMEOUT)
         seat = cls(socket)
-        await socket.send(_hello(token, version))
+        await socket.send(_hello(token, version, undo))
         first = await seat.recv()
         if first.get("type") != "state":
             raise AssertionError(f"hello was answered with {first}")
@@ -298,6 +352,20 @@ class Seat(_Record):
 
     async def act(self, action: int, version: int | None = None) -> None:
         await self.socket.send(self._act_message(action, version))
+
+    async def earlier(self, until: int = 0) -> list[Message]:
+        """Ask for pages of older entries until the log holds every one from ``until``
+        (0: the whole log); a ``rate_limited`` refusal is asked again a second later."""
+        import asyncio
+
+        while self.log_from is not None and self.log_from > until:
+            before = self.log_from
+            await self.socket.send(self._log_request())
+            while (paged := self._paged(await self.recv(), before)) is None:
+                pass
+            if not paged:
+                await asyncio.sleep(1.0)
+        return self.log
 
     async def play(self, choose: Callable[[Message], int], timeout: float = 600.0) -> Message:
         """Act whenever this seat may, with ``choose(state)``, until the match is over;
@@ -354,11 +422,16 @@ class SyncSeat(_Record):
 
     @classmethod
     def connect(
-        cls, server: Server, table_id: str, token: str, version: int | None = None
+        cls,
+        server: Server,
+        table_id: str,
+        token: str,
+        version: int | None = None,
+        undo: bool = False,
     ) -> SyncSeat:
         socket = sync_connect(server.ws_url(table_id), open_timeout=MESSAGE_TIMEOUT, legacy=True)
         seat = cls(socket)
-        socket.send(_hello(token, version))
+        socket.send(_hello(token, version, undo))
         first = seat.recv()
         if first.get("type") != "state":
             raise AssertionError(f"hello was answered with {first}")
@@ -378,6 +451,23 @@ class SyncSeat(_Record):
 
     def act(self, action: int, version: int | None = None) -> None:
         self.socket.send(self._act_message(action, version))
+
+    def earlier(self, until: int = 0) -> list[Message]:
+        """As :meth:`Seat.earlier`, blocking."""
+        while self.log_from is not None and self.log_from > until:
+            before = self.log_from
+            self.socket.send(self._log_request())
+            while (paged := self._paged(self.recv(), before)) is None:
+                pass
+            if not paged:
+                time.sleep(1.0)
+        return self.log
+
+    def undo(self) -> None:
+        self.socket.send(self._turn_message("undo"))
+
+    def commit(self) -> None:
+        self.socket.send(self._turn_message("commit"))
 
     def send(self, message: Any) -> None:
         self.socket.send(message if isinstance(message, str | bytes) else json.dumps(message))

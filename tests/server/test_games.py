@@ -58,6 +58,20 @@ def check_messages(
     since = 0
     checked = 0
     for message in received:
+        if message["type"] == "presence":
+            # Who is at the table, and nothing else: each seat's connected flag and, for
+            # a seat's own connection, how many of its seat's connections are open.
+            assert set(message) == {"type", "seats", "here"}, message
+            assert all(set(s) == {"seat", "connected"} for s in message["seats"]), message
+            assert (message["here"] is None) == (seat is None), message
+            continue
+        if message["type"] == "log":
+            # A page of older entries: exactly those of its indices, as this seat knew them.
+            expected_page: list[dict[str, Any]] = []
+            for index in range(message["log_from"], message["before"]):
+                expected_page.extend(states[index + 1].narrate(states[index], actions[index], seat))
+            assert message["log"] == expected_page, (seat, message["before"])
+            continue
         if message["type"] != "state":
             assert message["type"] in ("refused", "pong"), message
             continue
@@ -67,8 +81,13 @@ def check_messages(
         assert message["view"] == state.view(seat)
         assert message["current_player"] == state.current_player()
         assert message["acting_seats"] == list(state.acting_seats())
+        # The entries from the connection's last version (a first state's: the newest).
+        start = message["log_from"]
+        assert start >= since or start == version, (seat, since, start)
+        if start > since:
+            assert len(json.dumps(message, ensure_ascii=False).encode()) <= 16_384
         expected_log: list[dict[str, Any]] = []
-        for index in range(since, version):
+        for index in range(start, version):
             expected_log.extend(states[index + 1].narrate(states[index], actions[index], seat))
         assert message["log"] == expected_log, (seat, since, version)
         may_act = seat is not None and seat in state.acting_seats()
@@ -106,6 +125,18 @@ async def whole_game(db_url: str, game: str) -> None:
         finals = await asyncio.gather(*(p.play(chooser(k)) for k, p in enumerate(people)))
         last = await spectator.until(lambda s: s["status"] == "finished")
         assert all(f["version"] == last["version"] for f in finals)
+        # A first state holds the newest entries (the deal may be more than a page): each
+        # asks for the earlier ones, as a page does when its person scrolls up.
+        for client in (*people, spectator):
+            await client.earlier()
+        # Pages opened anew at the end: the newest entries, then every older page.
+        anew = [
+            await Seat.connect(server, table_id, token)
+            for token in (*tokens[:2], created["spectator_token"])
+        ]
+        for fresh in anew:
+            await fresh.earlier()
+            await fresh.close()
 
         response = server.get(f"/api/tables/{table_id}/record", created["seats"][1]["token"])
         assert response.status_code == 200
@@ -116,15 +147,21 @@ async def whole_game(db_url: str, game: str) -> None:
         final = record.final_state(load_game)
         assert final.is_terminal()
         assert final.view(None) == last["view"]
+        # The winners are the result's: the best share of the win, when anyone won.
+        shares = final.returns()
+        assert last["winners"] == [s for s, r in enumerate(shares) if r > 0 and r == max(shares)]
+        assert all(f["winners"] == last["winners"] for f in finals)
 
         states, actions = true_states(record)
         seed = read_seed(db_url, table_id)
-        for seat, client in ((0, people[0]), (1, people[1]), (None, spectator)):
-            assert check_messages(seat, client.received, states, actions) > 0
-            assert client.state["version"] == len(actions)
-            assert seed not in json.dumps(client.received)
-            # The log a client assembled is the whole match as its seat knew it.
-            assert client.log == final.log(seat)
+        watchers = ((0, people[0]), (1, people[1]), (None, spectator))
+        for (seat, client), fresh in zip(watchers, anew, strict=True):
+            for seen in (client, fresh):
+                assert check_messages(seat, seen.received, states, actions) > 0
+                assert seen.state["version"] == len(actions)
+                assert seed not in json.dumps(seen.received)
+                # The log a client assembled is the whole match as its seat knew it.
+                assert seen.log == final.log(seat)
         for client in (*people, spectator):
             await client.close()
 

@@ -44,7 +44,7 @@ def test_state_text_is_the_validated_models_text_through_a_whole_match(game_id: 
     live.connections.add(Connection(seat=0, version=0))
     while True:
         for viewer in live.viewers:
-            for since in {0, max(0, live.version - 1), live.version}:
+            for since in {filter.FIRST, 0, max(0, live.version - 1), live.version}:
                 version, text = filter.state_text(live, viewer, since)
                 assert version == live.version
                 assert text == _validated(live, viewer, since)
@@ -154,7 +154,38 @@ def test_a_seat_handed_to_a_bot_is_narrated_while_its_person_still_watches() -> 
     else:
         seat = next(iter(state.acting_seats()))
         live.apply(seat, state.legal_actions(seat)[0])
-    # Seat 1 and the bots': nobody watches as them.
-    assert set(live.narrations[-1]) == {None, 0}
+    # Seat 1 and the bots': nobody watches as them; nor does a spectator.
+    assert set(live.narrations[-1]) == {0}
     assert live.log_since(0, 0) == live.state.log(0)
     assert live.log_since(1, 0) == live.state.log(1)
+
+
+def test_a_spectator_is_narrated_while_one_watches_and_filled_in_when_one_comes() -> None:
+    game_id = game_ids()[0]
+    live = _live(game_id)
+    rng = random.Random(4)
+
+    def step() -> None:
+        state = live.state
+        if state.current_player() == CHANCE:
+            live.apply(None, sample_chance(state, rng))
+        else:
+            seat = next(iter(state.acting_seats()))
+            live.apply(seat, rng.choice(state.legal_actions(seat)))
+
+    for _ in range(20):
+        step()
+    # Every person seat is narrated at once (its person comes back with a version); no
+    # spectator watches, so none is narrated for one.
+    people = set(live.viewers) - {None}
+    assert people and all(set(n) == people for n in live.narrations)
+    live.connections.add(Connection(seat=None, version=0))
+    # The spectator's first state fills in what it lacked, from a replay, once.
+    first = json.loads(filter.state_text(live, None, filter.FIRST)[1])
+    assert first["log"] == [e for e in live.state.log(None) if e["index"] >= first["log_from"]]
+    assert all(n[None] is not None for n in live.narrations)
+    assert live.log_since(None, 0) == live.state.log(None)
+    for _ in range(5):
+        step()
+    assert all(None in n for n in live.narrations[-5:])
+    assert live.log_since(None, 0) == live.state.log(None)

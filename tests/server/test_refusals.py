@@ -105,7 +105,9 @@ def test_stale_and_duplicate_actions_are_applied_once(server: Server) -> None:
     action = moving.state["actions"][0]["action"]
     moving.act(action, version)
     moving.act(action, version)  # a double click: the same act again
-    first = moving.recv()
+    # The answer to the first act; who comes and goes is told in presence messages,
+    # which may arrive before it (the other seat connected a moment ago).
+    first = next(m for m in iter(moving.recv, None) if m["type"] != "presence")
     assert first["type"] == "state" and first["version"] > version
     assert refusal(moving)["code"] == "stale_version"
     response = moving.state
@@ -245,3 +247,74 @@ def test_http_errors_are_plain(server: Server) -> None:
     assert_error(server.get(f"/api/tables/{table_id}/record", seat_token), 409, "not_finished")
     assert_error(server.get(f"/api/tables/{table_id}/replay", seat_token), 409, "not_finished")
     assert_error(server.get("/api/nothing/here"), 404, "not_found")
+    # The API's description is at /api/openapi.json; its usual root addresses are not the page.
+    described = server.get("/api/openapi.json")
+    assert described.status_code == 200 and "/api/tables" in described.json()["paths"]
+    for path in ("/openapi.json", "/docs", "/redoc"):
+        assert_error(server.get(path), 404, "not_found")
+
+
+def test_deep_nesting_is_malformed_and_the_connection_stays(server: Server) -> None:
+    _created, a, _b = two_people(server)
+    version = a.state["version"]
+    nested = "[" * 1900 + "]" * 1900  # under 4 KiB, deeper than a parser's recursion
+    assert len(nested.encode()) < 4096
+    a.send(nested)
+    assert refusal(a)["code"] == "malformed"
+    a.send(json.dumps({"type": "act", "action": json.loads("[" * 50 + "]" * 50)}))
+    assert refusal(a)["code"] == "malformed"
+    a.send(json.dumps({"type": "ping"}))
+    assert next(m for m in iter(a.recv, None) if m["type"] != "presence") == {"type": "pong"}
+    assert a.state["version"] == version
+
+
+def test_the_hello_is_bounded_too(server: Server) -> None:
+    created = server.create_table("luxor2001", ["me", "link"])
+    table_id = created["table_id"]
+    token = created["seats"][0]["token"]
+    nested = "[" * 1900 + "]" * 1900
+    error = error_of(server, table_id, nested)
+    assert error["code"] == "hello_expected"
+    padded = json.dumps({"type": "hello", "token": token, "padding": "x" * 5000})
+    assert error_of(server, table_id, padded)["code"] == "too_large"
+    # A hello just under the limit is read as any other message.
+    assert error_of(server, table_id, hello("B" * 200) + " " * 3000)["code"] == "bad_token"
+
+
+def test_a_chunked_body_is_cut_at_the_limit(server: Server) -> None:
+    """A body without Content-Length is counted as it arrives: past 64 KiB the server
+    answers 413 and reads no more, whatever the client goes on sending."""
+    import socket as sockets
+    from select import select
+    from urllib.parse import urlsplit
+
+    address = urlsplit(server.url)
+    assert address.hostname is not None and address.port is not None
+    total = 8 * 1024 * 1024
+    chunk = b"[" + b"1," * 8191 + b"1"  # 16 KiB of JSON-looking filler
+    sent = 0
+    with sockets.create_connection((address.hostname, address.port), timeout=60) as conn:
+        conn.sendall(
+            b"POST /api/tables HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+            b"Transfer-Encoding: chunked\r\n\r\n"
+        )
+        answered = False
+        try:
+            while sent < total and not answered:
+                conn.sendall(b"%x\r\n%s\r\n" % (len(chunk), chunk))
+                sent += len(chunk)
+                answered = bool(select([conn], [], [], 0.005)[0])
+            if not answered:
+                conn.sendall(b"0\r\n\r\n")  # the whole body sent: the end of it
+        except (BrokenPipeError, ConnectionResetError):
+            pass  # the server stopped reading and closed: what is wanted
+        received = b""
+        while b"\r\n\r\n" not in received or not received.rstrip().endswith(b"}"):
+            part = conn.recv(65536)
+            if not part:
+                break
+            received += part
+    head, _, body = received.partition(b"\r\n\r\n")
+    assert head.startswith(b"HTTP/1.1 413"), received[:300]
+    assert json.loads(body)["error"]["code"] == "too_large"
+    assert sent < total  # the answer came long before the client had sent it all

@@ -13,6 +13,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 from sqlalchemy import create_engine, insert, inspect, select
 
@@ -53,11 +54,18 @@ def answer(seat: SyncSeat, version: int) -> dict[str, Any]:
 
 
 def play_one(seats: list[SyncSeat], rng: random.Random) -> None:
-    """The seat to move plays one random legal action."""
+    """The seat to move plays one random legal action; a refusal for the rate (a
+    connection may send 20 messages a second, and this plays far faster than a person)
+    is asked again a moment later."""
     version = settle(*seats)
     mover = next(s for s in seats if s.state["actions"])
-    mover.act(rng.choice(mover.state["actions"])["action"], version)
-    answer(mover, version)
+    action = rng.choice(mover.state["actions"])["action"]
+    while True:
+        mover.act(action, version)
+        found = answer(mover, version)
+        if found["type"] != "refused" or found["code"] != "rate_limited":
+            return
+        time.sleep(0.1)
 
 
 def test_reconnect_with_and_without_a_gap(server: Server) -> None:
@@ -96,10 +104,15 @@ def test_reconnect_with_and_without_a_gap(server: Server) -> None:
     missed = back.state["log"]
     assert missed and all(e["index"] >= version for e in missed)
     assert {e["index"] for e in missed} == {e["index"] for e in other.log if e["index"] >= version}
-    # A full sync (no version) is the whole log as this seat knows it.
+    # A full sync (no version) is the whole log as this seat knows it: a long one comes in
+    # pages (docs/protocol.md), the first holding the newest entries, from ``log_from``,
+    # and the seat asks for the earlier ones back to the log's start.
     full = SyncSeat.connect(server, table_id, tokens[0])
     assert [e["index"] for e in full.state["log"]][-len(missed) :] == [e["index"] for e in missed]
-    assert full.state["log"][0]["index"] == 0
+    assert full.state["log"][0]["index"] == full.state.get("log_from", 0)
+    whole = full.earlier()
+    assert whole[0]["index"] == 0
+    assert [e["index"] for e in whole][-len(missed) :] == [e["index"] for e in missed]
 
 
 def test_the_curse_race_takes_claims_in_the_order_they_arrive(server: Server) -> None:
@@ -121,6 +134,9 @@ def test_the_curse_race_takes_claims_in_the_order_they_arrive(server: Server) ->
                 play_one(seats, rng)
                 continue
             claims = [s.state["actions"][0]["action"] for s in seats]
+            # Room in each connection's rate for the two messages below (the moves before
+            # may have spent it: a refused ping never answers with a pong).
+            time.sleep(0.25)
             for seat, claim in zip(seats, claims, strict=True):
                 seat.act(claim, version)
                 # A connection's messages are handled in order: the pong comes after
@@ -247,6 +263,18 @@ def test_record_and_replay_of_a_finished_table(server: Server, tmp_path: Path) -
             assert replay["view"] == states[step].view(seat)
             assert replay["log"] == [e for e in states[step].log(seat)]
             assert replay["breakdown"] == states[step].score_breakdown(seat)
+    # Turns begin where a seat decides after another did; the deal opens the match.
+    actors = [
+        None if states[i].current_player() < 0 else states[i].current_player()
+        for i in range(final["version"])
+    ]
+    turns = replay["turns"]
+    assert turns[0] == 0 and turns == sorted(set(turns))
+    for i in range(1, final["version"]):
+        decided = [a for a in actors[:i] if a is not None]
+        begins = actors[i] is not None and (not decided or decided[-1] != actors[i])
+        assert (i in turns) == begins, (i, actors[max(0, i - 3) : i + 1])
+    assert actors[0] is None and turns[1] > 1, "the deal's chance outcomes are one step"
     bad = server.get(f"/api/tables/{table_id}/replay?step={final['version'] + 1}", token)
     assert bad.status_code == 400 and bad.json()["error"]["code"] == "bad_step"
 
@@ -272,7 +300,10 @@ def test_a_killed_server_resumes_bot_tables(tmp_path: Path) -> None:
         server.restart()
         back = SyncSeat.connect(server, table_id, created["spectator_token"], seen)
         final = back.until(lambda s: s["status"] == "finished", 600)
-        log = watcher.log + back.log
+        # (had the bots run far ahead meanwhile, it would be sent their newest entries:
+        # it asks for the rest, down to what it had)
+        back.earlier(until=seen)
+        log = watcher.log + [e for e in back.log if e["index"] >= seen]
         record = MatchRecord.from_json(
             server.get(f"/api/tables/{table_id}/record", created["spectator_token"]).json()
         )
@@ -301,9 +332,9 @@ def test_games_lobby_and_front_end(server: Server) -> None:
     for path in ("/api/tables", "/api/tables/{table_id}/replay", "/api/games"):
         assert path in openapi["paths"]
     assert server.get("/api/health").json() == {"ok": True, "protocol": 1}
-    for page in ("/", "/t/abc", "/replay/abc"):
+    for page, status in (("/", 200), ("/t/abc", 200), ("/replay/abc", 404)):
         response = server.get(page)
-        assert response.status_code == 200 and "text/html" in response.headers["content-type"]
+        assert response.status_code == status and "text/html" in response.headers["content-type"]
 
 
 def test_two_processes_share_a_table_through_redis(fresh_postgres_url: str, redis_url: str) -> None:
@@ -390,7 +421,7 @@ def test_upgrade_turns_stored_english_default_names_into_null(tmp_path: Path) ->
     engine.dispose()
 
 
-def test_the_built_front_end_is_served_with_a_page_fallback(tmp_path: Path) -> None:
+def test_the_built_front_end_is_served_with_a_page_fallback_and_a_404(tmp_path: Path) -> None:
     static = tmp_path / "static"
     (static / "assets").mkdir(parents=True)
     (static / "index.html").write_text("<!doctype html><title>table</title>")
@@ -398,9 +429,13 @@ def test_the_built_front_end_is_served_with_a_page_fallback(tmp_path: Path) -> N
     (tmp_path / "secret.txt").write_text("not served")
     url = f"sqlite:///{tmp_path / 'tables.sqlite3'}"
     with running_server(url, env={"NECROPOLIS_STATIC_DIR": str(static)}) as server:
-        for page in ("/", "/t/abc", "/replay/abc", "/lobby"):
+        for page in ("/", "/t/abc", "/t/abc/", "/t/abc?replay"):
             response = server.get(page)
             assert response.status_code == 200 and "<title>table</title>" in response.text
+        # Any other address gets the page, which says there is nothing there, as a 404.
+        for page in ("/replay/abc", "/lobby", "/t/abc/more", "/t/"):
+            response = server.get(page)
+            assert response.status_code == 404 and "<title>table</title>" in response.text
         assert server.get("/assets/app.js").text == "console.log('board')"
         assert "not served" not in server.get("/assets/../../secret.txt").text
         assert "not served" not in server.get("/%2e%2e/secret.txt").text
@@ -410,3 +445,33 @@ def test_the_built_front_end_is_served_with_a_page_fallback(tmp_path: Path) -> N
     with running_server(url, env={"NECROPOLIS_STATIC_DIR": str(tmp_path / "none")}) as server:
         page = server.get("/t/abc")
         assert page.status_code == 200 and "scripts/setup" in page.text
+
+
+def test_the_front_end_travels_compressed_and_hashed_assets_are_cached_for_good(
+    tmp_path: Path,
+) -> None:
+    static = tmp_path / "static"
+    (static / "assets").mkdir(parents=True)
+    (static / "index.html").write_text("<!doctype html><title>table</title>" + " " * 2000)
+    script = "export const board = 'luxor';\n" * 2000
+    (static / "assets" / "index-D2Vl_GmW.js").write_text(script)
+    url = f"sqlite:///{tmp_path / 'tables.sqlite3'}"
+    with (
+        running_server(url, env={"NECROPOLIS_STATIC_DIR": str(static)}) as server,
+        httpx.Client(base_url=server.url) as client,
+    ):
+        asset = client.get("/assets/index-D2Vl_GmW.js", headers={"Accept-Encoding": "gzip"})
+        assert asset.headers["content-encoding"] == "gzip"
+        assert asset.text == script  # httpx undoes the compression
+        assert int(asset.headers["content-length"]) < len(script) // 10
+        assert "immutable" in asset.headers["cache-control"]
+        assert "max-age=31536000" in asset.headers["cache-control"]
+        page = client.get("/t/abc", headers={"Accept-Encoding": "gzip"})
+        assert page.headers["content-encoding"] == "gzip"
+        # The page itself names the hashed assets: it must be asked for again each time.
+        assert page.headers["cache-control"] == "no-cache"
+        api = client.get("/api/games", headers={"Accept-Encoding": "gzip"})
+        assert api.headers["content-encoding"] == "gzip"
+        # A client that does not take gzip gets the plain bytes.
+        plain = client.get("/assets/index-D2Vl_GmW.js", headers={"Accept-Encoding": "identity"})
+        assert "content-encoding" not in plain.headers and plain.text == script

@@ -14,6 +14,7 @@ import os
 import shutil
 import subprocess
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -101,3 +102,24 @@ def browser(playwright: Playwright) -> Iterator[Browser]:
 def shots() -> Path:
     SHOTS.mkdir(parents=True, exist_ok=True)
     return SHOTS
+
+
+@dataclass
+class Fresh:
+    """A server of the test's own, on a database the test writes its records into."""
+
+    db_url: str
+    server: Server | None = None
+
+    def start(self) -> Server:
+        self.server = start_server(self.db_url, bot_workers=1)
+        return self.server
+
+
+@pytest.fixture
+def fresh(tmp_path: Path) -> Iterator[Fresh]:
+    _ensure_built()
+    made = Fresh(f"sqlite:///{tmp_path / 'tables.sqlite3'}")
+    yield made
+    if made.server is not None:
+        made.server.stop()

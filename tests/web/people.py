@@ -13,6 +13,7 @@ import re
 from dataclasses import dataclass, field
 
 from playwright.sync_api import BrowserContext, Page, expect
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 #: Milliseconds to wait for the server and its bots (the machine may be loaded).
 WAIT = 60_000
@@ -20,9 +21,18 @@ WAIT = 60_000
 VIEWPORT = {"width": 1280, "height": 900}
 
 
-def new_person(browser_context: BrowserContext) -> Page:
-    """A page that fails its test on any script error."""
+def new_person(browser_context: BrowserContext, speed: str | None = "instant") -> Page:
+    """A page that fails its test on any script error.
+
+    Other seats' moves are shown at the pace ``speed`` ("normal", "fast", "instant"; None:
+    the page's default), as if the person had chosen it in the table's settings. Tests
+    of other things see them at once, so that a whole game stays quick to play; the tests
+    of the pacing choose theirs."""
     page = browser_context.new_page()
+    if speed is not None:
+        page.add_init_script(
+            f"try {{ localStorage.setItem('necropolis.speed', {speed!r}); }} catch (e) {{}}"
+        )
     page.set_default_timeout(WAIT)
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
@@ -81,7 +91,8 @@ def version(page: Page) -> int:
 
 
 def my_turn(page: Page) -> bool:
-    return page.locator("[data-testid=prompt].mine").count() > 0
+    """The seat may act and the page shows the newest position (no moves being played)."""
+    return page.locator("main.table[data-playing=false] [data-testid=prompt].mine").count() > 0
 
 
 def finished(page: Page) -> bool:
@@ -98,15 +109,36 @@ def confirm_hand_over(page: Page) -> bool:
 
 
 def take_turn(page: Page, rng: random.Random, board_only: bool = True) -> int:
-    """Make one decision by clicking: a highlighted target on the board, then the next,
-    until the decision is sent; a prompt-bar button when the board offers nothing.
-    Returns the number of clicks on the board."""
+    """Make decisions by clicking (a highlighted target on the board, then the next; a
+    prompt-bar button when the board offers nothing), confirming what the page asks to
+    confirm, until the table's version moves on: one decision, or a whole turn of
+    decisions kept in hand. Returns the number of clicks on the board."""
     before = version(page)
     clicks = 0
-    for _ in range(12):
-        if version(page) != before or not my_turn(page):
+    for _ in range(60):
+        if version(page) != before:
             break
-        targets = page.locator("[data-testid=board] .pick")
+        if not my_turn(page):
+            # A decision kept in hand does not move the version on: wait for its answer
+            # (the seat's next choice) or for the version to move.
+            page.wait_for_function(
+                "v => { const m = document.querySelector('main.table');"
+                " return !m || Number(m.dataset.version) !== v"
+                " || !!document.querySelector('[data-testid=prompt].mine'); }",
+                arg=before,
+                timeout=WAIT,
+            )
+            continue
+        # A move that gives something up, or that ends what may be taken back, is asked
+        # about first: the person confirms it.
+        confirm = page.get_by_test_id("confirm-ok")
+        if confirm.count():
+            confirm.click()
+            page.wait_for_timeout(50)
+            continue
+        # (a target marked "again" only changes a choice made: a luxor card when another
+        # is selected; a person who has chosen goes on, to the move or the prompt's button)
+        targets = page.locator("[data-testid=board] .pick:not(.again)")
         buttons = page.locator("[data-testid=prompt] button[data-action]")
         choices = page.locator("[data-testid=prompt] button[data-choice]")
         if targets.count():
@@ -121,9 +153,18 @@ def take_turn(page: Page, rng: random.Random, board_only: bool = True) -> int:
             moves = page.locator("[data-testid=moves] button[data-action]")
             moves.nth(rng.randrange(moves.count())).click()
         else:
-            raise AssertionError(
-                f"nothing to click on the board: {page.get_by_test_id('prompt').inner_text()}"
-            )
+            # The prompt can come before the board's targets (a board component still
+            # loading after a page opened anew): wait for something to click, then look again.
+            try:
+                page.wait_for_selector(
+                    "[data-testid=board] .pick:not(.again), [data-testid=prompt] button",
+                    timeout=WAIT,
+                )
+            except Exception:
+                raise AssertionError(
+                    f"nothing to click on the board: {page.get_by_test_id('prompt').inner_text()}"
+                ) from None
+            continue
         page.wait_for_timeout(50)
     page.wait_for_function(
         "v => { const m = document.querySelector('main.table');"
@@ -139,7 +180,7 @@ def wait_for_turn_or_end(pages: list[Page]) -> Page | None:
     script = """() => {
         const m = document.querySelector('main.table');
         return !!m && (m.classList.contains('finished')
-            || !!document.querySelector('[data-testid=prompt].mine')
+            || !!document.querySelector('main[data-playing=false] [data-testid=prompt].mine')
             || !!document.querySelector('[data-testid=pass-ready]'));
     }"""
     deadline_each = WAIT
@@ -149,10 +190,13 @@ def wait_for_turn_or_end(pages: list[Page]) -> Page | None:
                 continue
             if confirm_hand_over(page) or my_turn(page):
                 return page
-        if all(finished(p) for p in pages):
+        # One look at who still plays: a page may finish between two looks (the last
+        # bot move lands), and a second look could then find nobody to wait on.
+        playing = [p for p in pages if not finished(p)]
+        if not playing:
             return None
         # Wait on the first page still playing: its prompt changes when anything happens.
-        waiting = next(p for p in pages if not finished(p))
+        waiting = playing[0]
         try:
             waiting.wait_for_function(script, timeout=2_000)
         except Exception:
@@ -164,3 +208,34 @@ def wait_for_turn_or_end(pages: list[Page]) -> Page | None:
                 ) from None
             continue
         deadline_each = WAIT
+
+
+def log_indices(page: Page) -> list[int]:
+    """The indices of the log entries the page shows, in order."""
+    found: list[int] = page.locator("[data-testid=log] li[data-index]").evaluate_all(
+        "els => els.map(e => Number(e.dataset.index))"
+    )
+    return found
+
+
+def load_whole_log(page: Page) -> None:
+    """Click "Earlier…" until the log holds every entry back to the first. Clicking
+    scrolls the button into view at the log's top, which may ask for the page before by
+    itself (web/src/lib/Log.svelte): then the button goes, or is drawn anew, while the
+    click waits for it, and it is looked at again."""
+    earlier = page.get_by_test_id("log-earlier")
+    for _ in range(100):
+        if not earlier.count():
+            break
+        count = len(log_indices(page))
+        try:
+            earlier.click(timeout=10_000)
+        except PlaywrightTimeoutError:
+            continue  # gone or busy: looked at again
+        page.wait_for_function(
+            "n => document.querySelectorAll('[data-testid=log] li[data-index]').length > n"
+            " || !document.querySelector('[data-testid=log-earlier]')",
+            arg=count,
+            timeout=WAIT,
+        )
+    expect(earlier).to_have_count(0)

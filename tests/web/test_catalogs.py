@@ -205,3 +205,51 @@ def test_the_english_page_writes_what_the_server_writes(game_id: str) -> None:
         params = {"seat": entry["seat"], **entry["params"]}
         assert page_text(cat, entry["kind"], params, 0) == entry["text"]
     assert len(seen) > 10
+
+
+# --- the rules panel ---------------------------------------------------------------------------
+
+
+def rules_document(game_id: str, lang: str) -> str | None:
+    """The rules summary a game ships in ``lang`` (``rules.<lang>.md``), None when not written."""
+    from importlib import resources
+
+    page = resources.files(f"necropolis.games.{game_id}") / f"rules.{lang}.md"
+    return page.read_text(encoding="utf-8") if page.is_file() else None
+
+
+def outline(markdown: str) -> list[tuple[str, list[str]]]:
+    """A rules document's shape: each heading's level with, under it, one entry per block
+    (a paragraph, or a list with its number of items), so that a translation that drops a
+    section, a paragraph or a list item differs from the English one."""
+    sections: list[tuple[str, list[str]]] = []
+    for block in re.split(r"\n\s*\n", markdown.strip()):
+        lines = block.splitlines()
+        heading = re.match(r"(#+) ", lines[0])
+        if heading:
+            sections.append((heading.group(1), []))
+            lines = lines[1:]
+            if not lines:
+                continue
+        items = sum(1 for line in lines if re.match(r"(- |\d+\. )", line))
+        if not sections:
+            sections.append(("", []))
+        sections[-1][1].append(f"list of {items}" if items else "paragraph")
+    return sections
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+@pytest.mark.parametrize("game_id", GAMES)
+def test_every_game_has_its_rules_in_every_language(game_id: str, lang: str) -> None:
+    # The page's rules panel asks for the page's language: each game has its own document
+    # in en, nl and it, laid out as the English one (the same headings, paragraphs and list
+    # items in the same order), and the server hands it out as that language's.
+    text = rules_document(game_id, lang)
+    assert text is not None, f"{game_id} has no rules.{lang}.md"
+    english = rules_document(game_id, "en")
+    assert english is not None
+    assert outline(text) == outline(english)
+    game = necropolis.load_game(game_id)
+    assert game.rules_summary(lang) == text
+    if lang != "en":
+        assert text != english

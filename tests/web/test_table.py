@@ -97,6 +97,18 @@ def test_two_people_and_a_bot_play_luxor2001_to_the_end(
         expect(step).to_contain_text("Move 2 of")
         bo.keyboard.press("ArrowRight")
         expect(step).to_contain_text("Move 3 of")
+        # By turn: the deal (many chance outcomes) is the opening turn, taken in one step.
+        turn = bo.get_by_test_id("turn")
+        expect(turn).to_contain_text("Turn 1 of")
+        bo.get_by_test_id("turn-forward").click()
+        expect(turn).to_contain_text("Turn 2 of")
+        moved = int(re.search(r"Move (\d+) of", step.inner_text()).group(1))  # type: ignore[union-attr]
+        assert moved > 3, "a turn forward passes the whole deal"
+        bo.get_by_test_id("turn-forward").click()
+        expect(turn).to_contain_text("Turn 3 of")
+        bo.get_by_test_id("turn-back").click()
+        bo.get_by_test_id("turn-back").click()
+        expect(step).to_contain_text("Move 0 of")
         bo.screenshot(path=str(shots / "luxor2001-replay.png"), full_page=True)
         with bo.expect_download() as download:
             bo.get_by_test_id("download").click()
@@ -151,17 +163,27 @@ def test_luxor_hot_seat_plays_rounds_and_survives_a_reload(
 
         # A reload resumes where the table is, with its log.
         before = version(page)
-        log_before = page.get_by_test_id("log").locator("li").count()
+        log_before = _log_indices(page)
         page.reload()
         page.wait_for_selector("main.table")
         assert version(page) >= before
         if not page.get_by_test_id("pass-ready").count():
-            assert page.get_by_test_id("log").locator("li").count() >= log_before
+            # The newest entries, as they were (older ones come with "Earlier…").
+            kept = [i for i in _log_indices(page) if i < before]
+            assert kept and kept == log_before[-len(kept) :]
         _play_rounds([page], rng, 6)
         page.screenshot(path=str(shots / "luxor-after-reload.png"))
         assert page_errors(page) == []
     finally:
         ctx.close()
+
+
+def _log_indices(page: Page) -> list[int]:
+    """The action index of each log entry the page shows, oldest first."""
+    indices: list[int] = page.locator("[data-testid=log] li[data-index]").evaluate_all(
+        "els => els.map(e => Number(e.dataset.index))"
+    )
+    return indices
 
 
 def test_horus_plays_rounds_by_clicking_and_survives_a_reload(

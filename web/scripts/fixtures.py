@@ -107,6 +107,8 @@ FIXTURES: dict[str, tuple[str, dict[str, Any], int, Pick, str | None]] = {
     "horus-sarcophagus": ("horus", {"players": 2}, 7, _targets("sarcophagus:"), "acting"),
     "horus-cards": ("horus", {"players": 3}, 9, _targets("card:", 30), "acting"),
     "horus-lock": ("horus", {"players": 4}, 24, _targets("die:", 10), "acting"),
+    "horus-alcove": ("horus", {"players": 2}, 7, _targets("alcove:"), "acting"),
+    "horus-mummy": ("horus", {"players": 2}, 7, _targets("mummy:"), "acting"),
     "horus-end": ("horus", {"players": 4}, 8, _end, "seat0"),
     "horus-spectator": ("horus", {"players": 6}, 5, _after(200), None),
 }

@@ -53,11 +53,13 @@ def run_batch(
     seed: int = 0,
     workers: int = 1,
     chunk: int = 25,
+    ray_address: str | None = None,
 ) -> Iterator[MatchResult]:
-    """Yield the results of ``matches`` matches in order (in batches of ``chunk``)."""
+    """Yield the results of ``matches`` matches in order (in batches of ``chunk``), on
+    ``workers`` local processes or the Ray cluster at ``ray_address``."""
     load_game(game_id, **options)  # fail fast on a bad game or option, before any worker
     jobs = ((game_id, options, tuple(bots), match_seed(seed, i)) for i in range(matches))
-    return run_matches(play_one, jobs, workers, chunk, in_order=True)
+    return run_matches(play_one, jobs, workers, chunk, in_order=True, ray_address=ray_address)
 
 
 @dataclass

@@ -409,6 +409,7 @@ def play_matches(
     workers: int = 1,
     cycle: Sequence[tuple[str, ...]] | None = None,
     skip: Collection[int] = (),
+    ray_address: str | None = None,
 ) -> Iterator[TournamentMatch]:
     """Yield the tournament's matches as they finish (any order with several workers).
 
@@ -425,7 +426,7 @@ def play_matches(
     ]
     # One match per task: a tournament's matches are slow (IS-MCTS in a long game), and
     # each is yielded as soon as it ends, whatever is still being played.
-    return run_matches(_play, jobs, workers)
+    return run_matches(_play, jobs, workers, ray_address=ray_address)
 
 
 def run_tournament(
@@ -438,13 +439,15 @@ def run_tournament(
     on_match: Callable[[TournamentMatch], None] | None = None,
     lineup: Sequence[str] | None = None,
     resume: TournamentResult | None = None,
+    ray_address: str | None = None,
 ) -> TournamentResult:
     """Play the whole tournament; ``on_match`` is called as each match finishes.
 
     With a ``lineup`` (one name per seat, repeats allowed) every match seats those bots,
     turned round the table from match to match, instead of every group of ``bots``.
     ``resume``, the result of a run of this very tournament stopped early (its
-    checkpoint), keeps that run's matches and plays only the others; a result of another
+    checkpoint), keeps that run's matches and plays only the others (on ``workers`` local
+    processes, or the Ray cluster at ``ray_address``); a result of another
     tournament is refused with :class:`ResumeMismatchError`.
     """
     game = load_game(game_id, **options)
@@ -459,7 +462,7 @@ def run_tournament(
         result.matches.extend(resume.matches)
     done = {m.index for m in result.matches}
     matches = play_matches(
-        game.id, dict(game.options), result.bots, games, seed, workers, cycle, done
+        game.id, dict(game.options), result.bots, games, seed, workers, cycle, done, ray_address
     )
     for match in matches:
         result.matches.append(match)

@@ -2,8 +2,8 @@
 
 Prints a table per game and player count (or, with ``--json``, one JSON object) with
 each game's random-play steps and clones per second also as a ratio to OpenSpiel's C++
-backgammon measured in the same run by the same loop, and IS-MCTS iterations per second
-with rollouts to the end and cut off as the levels search.
+backgammon measured in the same run by the same loop, determinizations per second, and
+IS-MCTS iterations per second with rollouts to the end and cut off as the levels search.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from typing import Annotated
 import typer
 from rich.table import Table
 
-from necropolis.analysis.bench import run_bench
+from necropolis.analysis.bench import CLOCKS, run_bench
 from necropolis.cli.common import console, fail
 from necropolis.games import game_ids
 
@@ -27,23 +27,34 @@ def bench(
         float, typer.Option("--seconds", min=0.001, help="wall-clock time per figure")
     ] = 1.0,
     as_json: Annotated[bool, typer.Option("--json", help="print one JSON object")] = False,
+    clock: Annotated[
+        str,
+        typer.Option(
+            "--clock",
+            help="time figures by wall-clock time (wall) or by this process's CPU time "
+            "(cpu: steadier on cores shared with other work)",
+        ),
+    ] = "wall",
 ) -> None:
     """Measure random-play, clone and IS-MCTS speed for each game and player count."""
     known = game_ids()
     for name in game or []:
         if name not in known:
             raise fail(f"no game called {name!r}; the games are: {', '.join(known)}")
+    if clock not in CLOCKS:
+        raise fail(f"no clock called {clock!r}; the clocks are: {', '.join(CLOCKS)}")
     if as_json:
-        print(json.dumps(run_bench(game, seconds), indent=1))
+        print(json.dumps(run_bench(game, seconds, clock=clock), indent=1))
         return
     with console.status("benchmarking") as status:
-        result = run_bench(game, seconds, on_progress=lambda text: status.update(text))
+        result = run_bench(game, seconds, on_progress=lambda text: status.update(text), clock=clock)
     ref = result["reference"]
     console.print(
         f"Reference, {ref['game']}: {ref['steps_per_s']:,.0f} steps/s, "
         f"{ref['clones_per_s']:,.0f} clones/s"
     )
-    table = Table(title=f"necropolis bench ({seconds:g} s per figure)")
+    per = "s of CPU time" if clock == "cpu" else "s"
+    table = Table(title=f"necropolis bench ({seconds:g} {per} per figure)")
     columns = (
         "game",
         "players",
@@ -69,3 +80,17 @@ def bench(
                 f"{row['mcts_cutoff_iterations_per_s']:,.0f}",
             )
     console.print(table)
+    # Determinizations have no reference (backgammon hides nothing): a table of their own,
+    # which also keeps the first one within 80 columns.
+    counts = sorted({int(p) for entry in result["games"].values() for p in entry["players"]})
+    worlds = Table(title="determinizations (resample) per second")
+    worlds.add_column("game")
+    for players in counts:
+        worlds.add_column(f"{players} players", justify="right")
+    for game_id, entry in result["games"].items():
+        rows = entry["players"]
+        worlds.add_row(
+            game_id,
+            *(f"{rows[str(p)]['resamples_per_s']:,.0f}" if str(p) in rows else "-" for p in counts),
+        )
+    console.print(worlds)

@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+import signal
+import sys
+from collections.abc import Iterator
+from contextlib import ExitStack, contextmanager
 from typing import Any
 
 import typer
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 
+from necropolis.analysis.batch import RayMissingError, ray_session
 from necropolis.engine.errors import NecropolisError
 from necropolis.engine.protocol import Game
 from necropolis.games import load_game
@@ -20,6 +25,20 @@ def fail(message: str) -> typer.Exit:
     """Print ``message`` as an error and return the exit to raise."""
     err_console.print(f"[bold red]error:[/] {message}", markup=True)
     return typer.Exit(2)
+
+
+def interruptible() -> None:
+    """Make Ctrl-C at this program's terminal end it (as KeyboardInterrupt), however it
+    was started.
+
+    Python turns SIGINT into KeyboardInterrupt only if the signal was not ignored when it
+    started, and a shell starts every background job (``./test &``, a script's ``cmd &``)
+    with SIGINT ignored, which everything the job runs inherits: a game played at a
+    terminal from there would never hear the person's Ctrl-C. A program that reads a
+    person's answers from a terminal takes the signal back.
+    """
+    if sys.stdin.isatty() and signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 def parse_options(pairs: list[str] | None) -> dict[str, Any]:
@@ -52,3 +71,15 @@ def batch_progress(quiet: bool) -> Progress:
         transient=quiet,
         disable=quiet,
     )
+
+
+@contextmanager
+def ray_session_or_fail(address: str | None) -> Iterator[None]:
+    """Connected to the Ray cluster at ``address`` (None: nothing), or a clean exit saying
+    that Ray is not installed."""
+    with ExitStack() as stack:
+        try:
+            stack.enter_context(ray_session(address))
+        except RayMissingError as error:
+            raise fail(str(error)) from None
+        yield

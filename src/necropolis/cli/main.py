@@ -9,13 +9,13 @@ from __future__ import annotations
 import typer
 from rich.table import Table
 
-from necropolis.cli import bench, play, replay, serve, simulate, tournament
+from necropolis.cli import balance, bench, play, replay, serve, simulate, tournament, users
 from necropolis.cli.common import console
 from necropolis.games import game_class, game_ids
 
 app = typer.Typer(
     name="necropolis",
-    help="Three Egyptian tomb board games: play, replay, simulate, rate bots, benchmark.",
+    help="Three Egyptian tomb board games: play, replay, simulate, rate bots, balance, benchmark.",
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
@@ -25,8 +25,10 @@ app.command("replay")(replay.replay)
 app.command("simulate")(simulate.simulate)
 app.command("tournament")(tournament.tournament)
 app.command("bench")(bench.bench)
+app.command("balance")(balance.balance)
 app.command("serve")(serve.serve)
 app.add_typer(serve.db_app, name="db")
+app.add_typer(users.user_app, name="user")
 
 
 @app.command("games")

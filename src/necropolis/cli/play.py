@@ -5,7 +5,7 @@ their seat's view, their own log with what is new since their last turn in brigh
 whose turn it is with what they are asked, and their choices, numbered, from the game's
 action descriptors (two steps for a long list: see :mod:`necropolis.cli.choices`). A
 choice is taken by its number or a unique part of its text; ``board``, ``log``, ``rules``,
-``help``, ``save`` and ``quit`` are commands, and bad input gets a message on the same
+``undo``, ``help``, ``save`` and ``quit`` are commands, and bad input gets a message on the same
 screen. Nothing is lost: quitting, Ctrl-C (which exits with status 130) or the end of the
 input saves the match record first, and ``--resume`` continues from it; a finished match
 is saved under ``matches/``. With several people at one screen (hot seat) the screen and
@@ -13,6 +13,10 @@ its scrollback are wiped before it is passed on.
 
 The match runs on the true state, as any driver does, but a person is only ever shown
 what their seat may know: its view, its own log, its prompt and its descriptors.
+
+``undo`` takes back a person's last decision of the turn while nothing has been revealed
+since (``State.reveals``: no chance outcome, no other seat's move, nothing hidden shown),
+as the web table does; a decision taken back leaves the record as if never made.
 """
 
 from __future__ import annotations
@@ -38,7 +42,7 @@ from rich.text import Text
 
 from necropolis.bots import BOTS, make_bot
 from necropolis.cli.choices import Choice, Menu, Opened, Picked, Refused
-from necropolis.cli.common import console, fail, open_game, parse_options
+from necropolis.cli.common import console, fail, interruptible, open_game, parse_options
 from necropolis.cli.screen import (
     Screen,
     Terminal,
@@ -75,6 +79,7 @@ first step.
 | `log` | the whole log of your seat, oldest first |
 | `rules` | the rules of the game, in short |
 | `more` | the next page of choices, when they do not all fit |
+| `undo` | take back your last move of this turn, if nothing was revealed since |
 | `save [FILE]` | write the match record (to FILE, or the match's own file) |
 | `quit` | save and leave; the match can be taken up again later |
 | `help` | this page |
@@ -88,6 +93,19 @@ INPUT = "[bold]>[/] "
 PROGRESS_EVERY = 0.5
 
 HINT = "Type a number or part of a choice's text · help for commands"
+HINT_UNDO = "Type a number or part of a choice's text · undo takes your last move back"
+#: What ``ask`` answers when the person takes their last decision back.
+UNDO = "undo"
+
+
+class Taken:
+    """The table before a decision that may still be taken back."""
+
+    def __init__(self, match: TerminalMatch) -> None:
+        self.state = match.state.clone()
+        self.actions = len(match.record.actions)
+        self.logs = {seat: len(log) for seat, log in match.logs.items()}
+        self.seen = dict(match.seen)
 
 
 def default_record_path(game_id: str) -> Path:
@@ -146,6 +164,9 @@ class TerminalMatch:
         self.last_draw = 0.0
         # The screen waiting for an answer, redrawn when the terminal is resized.
         self.waiting: Screen | None = None
+        # The current person's decisions of this turn that may still be taken back, each
+        # as the table was before it (emptied by anything that reveals).
+        self.taken: list[Taken] = []
 
     # --- names --------------------------------------------------------------------------
 
@@ -177,9 +198,10 @@ class TerminalMatch:
             self.out.file.flush()
 
     def _run(self) -> bool:
-        state = self.state
-        while not state.is_terminal():
+        while not self.state.is_terminal():
+            state = self.state
             seat = state.current_player()
+            keep = False
             if seat == CHANCE:
                 action = sample_chance(state, self.chance_rng)
             elif seat in self.bots:
@@ -189,11 +211,28 @@ class TerminalMatch:
                 chosen = self.ask(seat)
                 if chosen is None:
                     return False
-                action = chosen
+                if chosen == UNDO:
+                    self.take_back()
+                    continue
+                action = int(chosen)
+                keep = not state.reveals(action)
+                if keep:
+                    self.taken.append(Taken(self))
                 self.seen[seat] = state.move_number() + 1
+            if not keep:
+                self.taken.clear()
             self.apply(action)
         self.finish()
         return True
+
+    def take_back(self) -> None:
+        """Put the table back as it was before the person's last decision in hand."""
+        taken = self.taken.pop()
+        self.state = taken.state
+        del self.record.actions[taken.actions :]
+        for seat, length in taken.logs.items():
+            del self.logs[seat][length:]
+        self.seen = taken.seen
 
     def apply(self, action: int) -> None:
         before = self.state.clone()
@@ -246,8 +285,9 @@ class TerminalMatch:
             return False
         return True
 
-    def ask(self, seat: int) -> int | None:
-        """The action a person picks for ``seat``; None when they leave."""
+    def ask(self, seat: int) -> int | str | None:
+        """The action a person picks for ``seat``; :data:`UNDO` when they take their last
+        decision back; None when they leave."""
         if len(self.humans) > 1 and self.last_human != seat and not self.pass_screen(seat):
             return None
         self.last_human = seat
@@ -266,7 +306,11 @@ class TerminalMatch:
             screen.turn = self.turn_line(seat)
             screen.choices = menu.inside(group) if group is not None else menu.top
             screen.page = page
-            hint = HINT if group is None else f"{group.label} · back for the other choices"
+            hint = (
+                (HINT_UNDO if self.taken else HINT)
+                if group is None
+                else (f"{group.label} · back for the other choices")
+            )
             screen.hint = message if message is not None else Text(hint, style="dim")
             self.term.draw(screen)
             self.last_draw = time.monotonic()
@@ -297,6 +341,12 @@ class TerminalMatch:
                 message = self.save(Path(rest.strip()) if rest.strip() else self.path)
             elif command in ("quit", "exit"):
                 return None
+            elif command == "undo" and not rest.strip():
+                if self.taken:
+                    return UNDO
+                message = Text(
+                    "Nothing to take back: what was revealed stays.", style="bold yellow"
+                )
             else:
                 answer = menu.answer(text, group)
                 if isinstance(answer, Picked):
@@ -384,6 +434,7 @@ def play(
     if resume is not None:
         try:
             record = MatchRecord.load(resume)
+            record.check_seats([HUMAN, *BOTS])
             record.final_state(load_game)
         except MatchRecordError as exc:
             raise fail(str(exc)) from None
@@ -403,6 +454,7 @@ def play(
         record = MatchRecord.start(game, names, seed if seed is not None else _fresh_seed())
         path = save or default_record_path(game.id)
     match = TerminalMatch(game, record, path)
+    interruptible()
     try:
         finished = match.run()
     except KeyboardInterrupt:

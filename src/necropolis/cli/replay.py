@@ -17,7 +17,8 @@ from typing import Annotated
 import typer
 from rich.text import Text
 
-from necropolis.cli.common import console, fail
+from necropolis.bots import BOTS
+from necropolis.cli.common import console, fail, interruptible
 from necropolis.cli.screen import (
     Screen,
     Terminal,
@@ -62,6 +63,7 @@ def replay(
     """Replay a saved match."""
     try:
         record = MatchRecord.load(path)
+        record.check_seats(["human", *BOTS])
         states = list(record.states(load_game))
     except MatchRecordError as exc:
         raise fail(str(exc)) from None
@@ -77,6 +79,7 @@ def replay(
     header = seats_legend(kinds, viewer)
     term = Terminal(console)
     pausing = sys.stdin.isatty() if step is None else step
+    interruptible()
     decisions = [i for i, s in enumerate(states[:-1]) if s.current_player() != CHANCE]
     for number, index in enumerate(decisions, 1):
         if not pausing:

@@ -10,7 +10,14 @@ from rich.table import Table
 
 from necropolis.analysis.simulate import BatchSummary, run_batch
 from necropolis.bots import BOTS
-from necropolis.cli.common import batch_progress, console, fail, open_game, parse_options
+from necropolis.cli.common import (
+    batch_progress,
+    console,
+    fail,
+    open_game,
+    parse_options,
+    ray_session_or_fail,
+)
 
 
 def simulate(
@@ -26,6 +33,10 @@ def simulate(
         list[str] | None, typer.Option("--option", "-o", help="a game option, name=value")
     ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="print the summary as JSON")] = False,
+    ray: Annotated[
+        str | None,
+        typer.Option("--ray", help="play on the Ray cluster at ADDRESS (or auto) instead"),
+    ] = None,
 ) -> None:
     """Play N matches of bots and summarise scores, wins by seat and match length."""
     options = parse_options(option)
@@ -41,8 +52,8 @@ def simulate(
         if name not in BOTS:
             raise fail(f"no bot called {name!r}; the bots are: {', '.join(BOTS)}")
     summary = BatchSummary(game.num_players)
-    batch = run_batch(game.id, dict(game.options), names, matches, seed, workers)
-    with batch_progress(as_json) as progress:
+    batch = run_batch(game.id, dict(game.options), names, matches, seed, workers, ray_address=ray)
+    with ray_session_or_fail(ray), batch_progress(as_json) as progress:
         task = progress.add_task(f"{game.id} ×{game.num_players}", total=matches)
         for result in batch:
             summary.add(result)

@@ -1,6 +1,7 @@
 """``necropolis tournament``: bots against each other, seats rotated, ratings and a plot.
 
-Matches run on local processes (``--workers``) with a progress bar; the results (win
+Matches run on local processes (``--workers``) or a Ray cluster (``--ray``) with a
+progress bar; the results (win
 rates with 95% Wilson intervals, Bradley–Terry Elo ratings, seat win rates, seconds per
 decision, every match) are printed, written as JSON, and drawn as a PNG beside it. A
 long run can write its JSON every few matches (``--checkpoint``) and, once stopped, be
@@ -25,7 +26,14 @@ from necropolis.analysis.tournament import (
     run_tournament,
 )
 from necropolis.bots import BOTS
-from necropolis.cli.common import batch_progress, console, fail, open_game, parse_options
+from necropolis.cli.common import (
+    batch_progress,
+    console,
+    fail,
+    open_game,
+    parse_options,
+    ray_session_or_fail,
+)
 
 
 def tournament(
@@ -72,6 +80,10 @@ def tournament(
             "checkpoint) and play the rest",
         ),
     ] = False,
+    ray: Annotated[
+        str | None,
+        typer.Option("--ray", help="play on the Ray cluster at ADDRESS (or auto) instead"),
+    ] = None,
 ) -> None:
     """Play a tournament between bots, with seats rotated, and rate them."""
     seating = [b.strip() for b in lineup.split(",") if b.strip()] if lineup else None
@@ -105,7 +117,7 @@ def tournament(
             partial.matches.sort(key=lambda m: m.index)
             partial.write_json(path)
 
-    with batch_progress(as_json) as progress:
+    with ray_session_or_fail(ray), batch_progress(as_json) as progress:
         task = progress.add_task(f"{game.id} ×{game.num_players}", total=games)
         progress.advance(task, len(partial.matches))
         try:
@@ -119,6 +131,7 @@ def tournament(
                 on_match=finished,
                 lineup=seating,
                 resume=earlier,
+                ray_address=ray,
             )
         except ResumeMismatchError as error:
             raise fail(f"cannot resume from {path}: {error}") from None

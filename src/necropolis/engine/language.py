@@ -74,24 +74,84 @@ def _is_seat_param(name: str) -> bool:
     return name == "seat" or name.endswith("_seat")
 
 
+#: A template cut into pieces once: ``(literal, name, one, other)``, the text before a
+#: field and the field (``name`` None after the last field; ``one``/``other`` the plural
+#: forms, None for a plain field). Rendering walks them instead of matching again.
+_Piece = tuple[str, str | None, str | None, str | None]
+_compiled: dict[str, tuple[_Piece, ...]] = {}
+
+
+def _pieces(template: str) -> tuple[_Piece, ...]:
+    found = _compiled.get(template)
+    if found is None:
+        pieces: list[_Piece] = []
+        at = 0
+        for match in _FIELD.finditer(template):
+            name, one, other = match.group(1, 2, 3)
+            pieces.append((template[at : match.start()], name, one, other))
+            at = match.end()
+        pieces.append((template[at:], None, None, None))
+        found = _compiled[template] = tuple(pieces)
+    return found
+
+
+#: Sentences already rendered, by template, viewer and parameters (each value with its
+#: type: ``True`` and ``1`` are written differently). A table's server renders the same
+#: sentences again and again (every seat's score parts, at every version); a search
+#: never renders. Emptied when full.
+_rendered: dict[tuple[Any, ...], str] = {}
+_RENDERED_MAX = 20_000
+
+
 def render(template: str, params: Mapping[str, Any], viewer: int | None) -> str:
     """The English sentence of ``template`` with ``params``, as written for ``viewer``."""
+    key: tuple[Any, ...] | None = (template, viewer)
+    for name, value in params.items():
+        kind = type(value)
+        if kind is list:
+            value = tuple(value)
+        elif kind is dict:
+            key = None
+            break
+        key += (name, kind, value)  # type: ignore[operator]
+    if key is not None:
+        try:
+            return _rendered[key]
+        except KeyError:
+            pass
+        except TypeError:  # a value that cannot be a key (a list inside a list)
+            key = None
+    text = _render(template, params, viewer)
+    if key is not None:
+        if len(_rendered) >= _RENDERED_MAX:
+            _rendered.clear()
+        _rendered[key] = text
+    return text
 
-    def field(match: re.Match[str]) -> str:
-        name, one, other = match.group(1), match.group(2), match.group(3)
+
+def _render(template: str, params: Mapping[str, Any], viewer: int | None) -> str:
+    out: list[str] = []
+    for literal, name, one, other in _pieces(template):
+        out.append(literal)
+        if name is None:
+            continue
         value = params.get(name)
         if one is not None:
             form = one if value == 1 else other
-            return form.replace("#", _format_value(value))
-        if _is_seat_param(name) and (value is None or isinstance(value, int)):
-            return seat_label(value, viewer)
-        return _format_value(value)
-
-    text = _FIELD.sub(field, template)
+            out.append(form.replace("#", _format_value(value)))  # type: ignore[union-attr]
+        elif (value is None or isinstance(value, int)) and _is_seat_param(name):
+            out.append(seat_label(value, viewer))
+        else:
+            out.append(_format_value(value))
+    text = "".join(out)
     return text[:1].upper() + text[1:] if text else text
 
 
 def _format_value(value: Any) -> str:
+    if type(value) is str:
+        return value
+    if type(value) is int:
+        return str(value)
     if isinstance(value, float) and value.is_integer():
         return str(int(value))
     if isinstance(value, list | tuple):

@@ -26,6 +26,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol, TypeVar
 
 from necropolis.engine import language
+from necropolis.engine.balance import MatchFacts, Variant
 from necropolis.engine.errors import HiddenHistoryError, IllegalActionError
 from necropolis.engine.language import ActionInfo, LogEntry, Prompt, SeatScore
 from necropolis.engine.options import Option, OptionValue, players_option, resolve_options
@@ -70,6 +71,10 @@ class Game(ABC):
     search_anchor: ClassVar[float | None] = None
     #: One paragraph for the lobby: what the game is and how it feels to play.
     description: ClassVar[str] = ""
+    #: Whether the rules let a player give up their turn (do nothing more in it): a
+    #: table with a clock may then skip a seat whose time runs out (see
+    #: :meth:`State.skip_action`). False for a game whose every turn must be played.
+    skips_turns: ClassVar[bool] = False
     #: The English template of every message kind the game's log entries, prompts, action
     #: descriptors and score parts use (see :mod:`necropolis.engine.language`).
     messages: ClassVar[Mapping[str, str]] = {}
@@ -136,6 +141,35 @@ class Game(ABC):
         The web table draws the board from it, so a corrected data file redraws it.
         """
         return {}
+
+    def balance_facts(self, state: State) -> MatchFacts:
+        """What the finished match ``state`` says for a balance report.
+
+        The default knows no rounds, no early end and no per-seat features; games say
+        what a round is, what ending early means, and what distinguishes their seats.
+        """
+        return MatchFacts(seats=tuple({} for _ in range(self.num_players)))
+
+    @classmethod
+    def balance_variants(cls) -> tuple[Variant, ...]:
+        """Option sets a balance report compares with the defaults.
+
+        The default: each yes/no option switched from its default, alone.
+        """
+        return tuple(
+            Variant(f"{option.name}={not option.default}", {option.name: not option.default})
+            for option in cls.extra_options
+            if option.kind is bool
+        )
+
+    @classmethod
+    def components_file(cls) -> str | None:
+        """The name of the game's component data file in its package (None: it has none).
+
+        Its text is read with :func:`necropolis.engine.balance.read_components`, so that a
+        balance report's "what if" can play the game on a changed copy.
+        """
+        return None
 
     def rules_summary(self, language: str = "en") -> str:
         """The game's rules in a few screens of Markdown, in ``language`` where written.
@@ -296,6 +330,56 @@ class State(ABC):
         """How many actions (decisions and chance outcomes) have been applied."""
         return self._sealed + len(self._history)
 
+    # --- reveals (what a seat may take back) ----------------------------------------------
+
+    def reveals(self, action: int, after: State | None = None) -> bool:
+        """Whether the decision ``action`` (legal now) ends its seat's undoable stretch.
+
+        A seat may take back its own decisions until something is revealed to it, never
+        across (Board Game Arena's rule). A decision reveals unless all of these hold: its
+        seat was the only one that could act (a race is never taken back: another seat's
+        claim depends on it), the match goes on, that same seat alone acts next (so no
+        chance outcome and no other seat's decision follows), and the game declares that
+        the decision shows its seat nothing hidden (:meth:`_shows_hidden`, which is
+        conservative by default). ``after``, if given, is this state with ``action``
+        applied (it saves applying it again).
+        """
+        seat = self.current_player()
+        if seat < 0 or self.acting_seats() != (seat,):
+            return True
+        if after is None:
+            after = self.clone()
+            after.apply_action(action)
+        if after.is_terminal() or after.acting_seats() != (seat,):
+            return True
+        if after.current_player() != seat:
+            return True
+        return self._shows_hidden(action)
+
+    def _shows_hidden(self, action: int) -> bool:
+        """Whether the decision ``action`` shows its own seat something it did not know.
+
+        Called only for a decision after which the same seat acts alone again. The default
+        says yes to every decision (nothing can be taken back); a game overrides it with
+        the decisions that look at or draw something hidden. The conformance tests check
+        each game's answer: for a decision said to show nothing, every world consistent
+        with the seat's view (:meth:`resample`) gives the seat the same view after it.
+        """
+        return True
+
+    def forfeits(self, action: int) -> bool:
+        """Whether the decision ``action`` gives up for good something its seat could still
+        use (leaving the game, ending a turn with actions left): a table asks its seat to
+        confirm such a decision. None does by default."""
+        return False
+
+    def skip_action(self, seat: int) -> int | None:
+        """The decision by which ``seat`` lets the rest of its turn go by, doing nothing
+        more, where the rules allow it now (ending a turn with actions left, keeping
+        one's cards); None where the rules make the seat decide. A table whose seat's
+        time runs out plays it for the seat under the rule "skip". None by default."""
+        return None
+
     # --- text -------------------------------------------------------------------------
 
     @abstractmethod
@@ -453,11 +537,16 @@ class State(ABC):
         # copy.deepcopy (which pyspiel's Clone of a Python state uses) gets the fast clone.
         return self.clone()
 
-    def _clone_base(self: S) -> S:
-        """A new bare instance with the protocol's own fields copied, for :meth:`clone`."""
+    def _clone_base(self: S, history: bool = True) -> S:
+        """A new bare instance with the protocol's own fields copied, for :meth:`clone`.
+
+        Without ``history`` it starts with none, for a game's :meth:`_resample`: the world
+        it builds is sealed (:meth:`resample` drops the actions anyway), so copying a long
+        history there would be paid for nothing at every iteration of a search.
+        """
         new = object.__new__(type(self))
         new.game = self.game
-        new._history = self._history.copy()
+        new._history = self._history.copy() if history else []
         new._sealed = self._sealed
         return new
 

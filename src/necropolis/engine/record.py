@@ -12,7 +12,7 @@ options into a game.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -57,6 +57,13 @@ class MatchRecord:
                 f"the record names {len(self.seats)} seats for a game of {game.num_players}"
             )
         return game
+
+    def check_seats(self, known: Collection[str]) -> None:
+        """Raise :class:`MatchRecordError` unless every seat is one of ``known`` (the
+        players the program reading the record can seat: a person or its bots)."""
+        for number, name in enumerate(self.seats, 1):
+            if name not in known:
+                raise MatchRecordError(f"seat {number} of the record is {name!r}: not a known seat")
 
     def states(self, loader: GameLoader) -> Iterator[State]:
         """Every state of the match, from the initial one to the last (clones)."""

@@ -52,6 +52,8 @@ class GameInfo(BaseModel):
     default_players: int
     options: list[OptionInfo]
     levels: list[Level]
+    #: Whether the rules let a player give up a turn: the clock rule "skip" is offered.
+    skips_turns: bool = False
 
 
 class Rules(BaseModel):
@@ -65,11 +67,34 @@ class SeatRequest(Strict):
     name: Annotated[str, Field(max_length=40)] | None = None
 
 
+#: The longest time a clock may give (a turn, or a real-time clock's base), in seconds.
+MAX_CLOCK_SECONDS = 30 * 86400
+
+
+class ClockSettings(Strict):
+    """How a table is timed (see docs/protocol.md, clocks): ``untimed`` (no clock, the
+    default), ``realtime`` (each seat has ``base`` seconds for the whole match and gains
+    ``increment`` after each of its turns) or ``turn`` (each turn must be played within
+    ``turn`` seconds). When a seat's time runs out, ``rule`` applies: ``bot`` (a bot of
+    ``level`` plays the seat until its person takes it back), ``skip`` (the seat's turn is
+    let go by, in a game whose rules allow it) or ``abandon`` (the match ends there)."""
+
+    mode: Literal["untimed", "realtime", "turn"] = "untimed"
+    base: Annotated[StrictInt, Field(ge=1, le=MAX_CLOCK_SECONDS)] = 600
+    increment: Annotated[StrictInt, Field(ge=0, le=3600)] = 0
+    turn: Annotated[StrictInt, Field(ge=1, le=MAX_CLOCK_SECONDS)] = 86400
+    rule: Literal["bot", "skip", "abandon"] = "bot"
+    level: Level = "medium"
+
+
 class CreateTable(Strict):
     game: Annotated[str, Field(max_length=64)]
     options: dict[str, bool | int | str] = Field(default_factory=dict)
     seats: Annotated[list[SeatRequest], Field(min_length=1, max_length=12)]
     creator_token: Annotated[str, Field(min_length=43, max_length=200)] | None = None
+    clock: ClockSettings | None = None
+    #: Rated from its start (it must have a clock: see ratings in docs/protocol.md).
+    rated: bool = False
 
 
 class SeatInfo(BaseModel):
@@ -99,6 +124,9 @@ class TableSummary(BaseModel):
     seats: list[SeatInfo]
     players: int | None = None
     spectator_token: str | None = None
+    #: A timed table in play: the moment its next seat's time runs out, as last worked out
+    #: (in the lists of one's tables; None elsewhere, and when no clock runs).
+    deadline: datetime | None = None
 
 
 class HandToBot(Strict):
@@ -112,6 +140,8 @@ class Replay(BaseModel):
     view: dict[str, Any]
     log: list[dict[str, Any]]
     breakdown: list[dict[str, Any]]
+    #: The steps at which the match's turns begin (0 first), for stepping turn by turn.
+    turns: list[int]
 
 
 class ErrorDetail(BaseModel):
@@ -130,19 +160,49 @@ class Hello(Strict):
     type: Literal["hello"]
     token: Annotated[str, Field(max_length=200)]
     version: Annotated[StrictInt, Field(ge=0)] | None = None
+    #: The client keeps a turn in hand: decisions that reveal nothing wait, and may be
+    #: taken back (see docs/protocol.md).
+    undo: bool = False
 
 
 class Act(Strict):
     type: Literal["act"]
     action: StrictInt
     version: Annotated[StrictInt, Field(ge=0)]
+    #: The decisions in the seat's turn in hand that the client saw.
+    pending: Annotated[StrictInt, Field(ge=0)] = 0
+
+
+class Undo(Strict):
+    """Take back the last decision of the seat's turn in hand."""
+
+    type: Literal["undo"]
+    version: Annotated[StrictInt, Field(ge=0)]
+    pending: Annotated[StrictInt, Field(ge=0)]
+
+
+class Commit(Strict):
+    """Commit the seat's turn in hand now, as one turn."""
+
+    type: Literal["commit"]
+    version: Annotated[StrictInt, Field(ge=0)]
+    pending: Annotated[StrictInt, Field(ge=0)]
 
 
 class Ping(Strict):
     type: Literal["ping"]
 
 
-ClientMessage = Annotated[Hello | Act | Ping, Field(discriminator="type")]
+class LogRequest(Strict):
+    """Ask for a page of the log's entries older than index ``before``."""
+
+    type: Literal["log"]
+    before: Annotated[StrictInt, Field(ge=0)]
+
+
+ClientMessage = Annotated[
+    Hello | Act | Undo | Commit | Ping | LogRequest, Field(discriminator="type")
+]
 
 
 # --- WebSocket, server to client -------------------------------------------------------
@@ -155,6 +215,47 @@ class SeatState(BaseModel):
     name: str | None
     level: Level | None
     connected: bool
+    #: A person's seat whose time ran out, played by a bot of ``level`` until its person
+    #: takes it back (see clocks).
+    standin: bool = False
+
+
+class SeatClock(BaseModel):
+    seat: int
+    #: Seconds left when measured: the seat's clock (``realtime``), or what is left of
+    #: the turn it is playing (``turn``); null for a bot's seat, and (``turn``) for a seat
+    #: that is not to act.
+    left: float | None
+    #: Whether the seat's time runs now (it is to act, and a person plays it).
+    running: bool
+    #: When its time runs out, if it runs.
+    deadline: datetime | None
+    #: How often its time ran out in this match.
+    timeouts: int
+
+
+class ClockState(BaseModel):
+    """A timed table's clocks as measured at ``measured`` (the server's time, seconds
+    since 1970): a client counts the running ones down from when it got them."""
+
+    mode: Literal["realtime", "turn"]
+    base: int
+    increment: int
+    turn: int
+    rule: Literal["bot", "skip", "abandon"]
+    level: Level
+    measured: float
+    #: The seat whose time ran out when the match was abandoned (rule ``abandon``).
+    abandoned: int | None
+    seats: list[SeatClock]
+
+
+class Step(BaseModel):
+    """One version a connection missed: who acted, and the seat's view after it."""
+
+    version: int
+    by: int | None
+    view: dict[str, Any] | None
 
 
 class StateMessage(BaseModel):
@@ -173,7 +274,33 @@ class StateMessage(BaseModel):
     prompt: dict[str, Any] | None
     actions: list[dict[str, Any]]
     log: list[dict[str, Any]]
+    #: ``log`` holds every entry (as this seat may know it) whose index is at least this;
+    #: older ones are the client's already, or asked for with :class:`LogRequest`.
+    log_from: int = 0
     breakdown: list[dict[str, Any]]
+    #: The seats that won, once the match is over (none: nobody won); empty before.
+    winners: list[int] = Field(default_factory=list)
+    steps: list[Step] = []
+    #: The decisions in this seat's turn in hand (0: none): ``view``, ``actions``,
+    #: ``prompt`` and ``breakdown`` are the position after them.
+    pending: int = 0
+    #: Their log entries, as the seat reads them (not yet in the table's log).
+    pending_log: list[dict[str, Any]] = Field(default_factory=list)
+    #: The actions a client asks its person to confirm first: ones that give something up
+    #: for good, and with a turn in hand, ones that commit it.
+    confirm: list[int] = Field(default_factory=list)
+    #: The table's clocks, null for an untimed table (always the message's last field).
+    clock: ClockState | None = None
+
+
+class LogPage(BaseModel):
+    """The answer to :class:`LogRequest`: the entries just before ``before``, every one
+    whose index is from ``log_from`` on (0: the log's first), a page at most."""
+
+    type: Literal["log"] = "log"
+    before: int
+    log_from: int
+    log: list[dict[str, Any]]
 
 
 class Refused(BaseModel):
@@ -187,6 +314,8 @@ class Refused(BaseModel):
         "rate_limited",
         "seat_taken_by_bot",
         "finished",
+        "unavailable",
+        "nothing_to_undo",
     ]
     message: str
     version: int
@@ -194,9 +323,33 @@ class Refused(BaseModel):
 
 class ErrorMessage(BaseModel):
     type: Literal["error"] = "error"
-    code: Literal["bad_token", "no_such_table", "hello_expected", "protocol"]
+    code: Literal[
+        "bad_token",
+        "claimed_seat",
+        "no_such_table",
+        "hello_expected",
+        "too_large",
+        "too_many_connections",
+        "link_replaced",
+        "protocol",
+    ]
     message: str
 
 
 class Pong(BaseModel):
     type: Literal["pong"] = "pong"
+
+
+class SeatPresence(BaseModel):
+    seat: int
+    connected: bool
+
+
+class Presence(BaseModel):
+    """Who is at the table, sent when it changes (never a whole state): each seat's
+    ``connected`` as a ``state`` gives it, and for a seat's own connection ``here``, how
+    many connections of its seat are open on this server process, itself included."""
+
+    type: Literal["presence"] = "presence"
+    seats: list[SeatPresence]
+    here: int | None

@@ -5,7 +5,9 @@ Every token is 32 random bytes in URL-safe base64 (the creator's from
 constant time. A table's seat and spectator tokens are derived from its creator's token
 (HMAC-SHA256 of the table id and the role), so that the creator can be shown them again
 later without the server ever storing them: whoever holds the creator token could hand
-out those links anyway.
+out those links anyway. A seat's role carries its link's generation: when the creator
+issues a new link for a seat, the generation goes up, the seat's stored hash becomes the
+new token's, and the old token opens nothing any more.
 """
 
 from __future__ import annotations
@@ -44,8 +46,9 @@ def derived_token(creator_token: str, table_id: str, role: str) -> str:
     return base64.urlsafe_b64encode(digest).rstrip(b"=").decode("ascii")
 
 
-def seat_role(seat: int) -> str:
-    return f"seat:{seat}"
+def seat_role(seat: int, generation: int = 0) -> str:
+    """The role of seat ``seat``'s link of ``generation`` (0: the table's first link)."""
+    return f"seat:{seat}" if generation == 0 else f"seat:{seat}:{generation}"
 
 
 SPECTATOR_ROLE = "spectator"

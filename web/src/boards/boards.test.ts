@@ -5,40 +5,15 @@
  * of the seat's legal decisions are clickable (by mouse and by keyboard), a click reports
  * its target, a spectator can click nothing, and nothing hidden from the seat is drawn.
  */
-import { flushSync, mount, unmount } from "svelte";
-import { afterEach, describe, expect, test } from "vitest";
-import { anyOrderFor, boardFor } from "./index";
+import { describe, expect, test } from "vitest";
+import { anyOrderFor } from "./index";
 import { nextTargets, SEAT_COLOURS, wrapWords } from "./common";
-import { fixtures, translator, type Fixture } from "./preview/fixtures";
-
-let mounted: Record<string, any>[] = [];
-afterEach(() => {
-  for (const c of mounted) unmount(c);
-  mounted = [];
-  document.body.innerHTML = "";
-});
+import { draw } from "./preview/draw";
+import { fixtures } from "./preview/fixtures";
+import { chained } from "../lib/choices";
 
 function render(name: string, picked: string[] = [], lang = "en") {
-  const fixture: Fixture = fixtures[name];
-  expect(fixture, `fixture ${name}`).toBeTruthy();
-  const target = document.createElement("div");
-  document.body.appendChild(target);
-  const picks: string[] = [];
-  const component = mount(boardFor(fixture.game), {
-    target,
-    props: {
-      layout: fixture.layout,
-      view: fixture.view,
-      seat: fixture.seat,
-      actions: fixture.actions,
-      picked,
-      onpick: (t: string) => picks.push(t),
-      t: translator(fixture.game, lang, fixture.seat),
-    },
-  });
-  mounted.push(component);
-  flushSync();
-  return { root: target, picks, fixture };
+  return draw(name, { picked, lang });
 }
 
 /** Every element a person can pick: SVG targets (role=button) and HTML buttons with a target. */
@@ -79,6 +54,30 @@ describe("every board", () => {
     });
   }
 
+  test("a rolled die (luxor) and a lock's faces (horus) have legend entries while shown", () => {
+    // They come and go with the position, so a legend made for the start lacked them.
+    const legendGlyphs = (root: HTMLElement) =>
+      [...(root.querySelector("details.legend")?.querySelectorAll("[data-glyph]") ?? [])].map((e) => e.getAttribute("data-glyph"));
+    const withRoll = structuredClone(fixtures["luxor-play"]);
+    withRoll.view.roll = 6;
+    fixtures["luxor-rolled"] = withRoll;
+    try {
+      const { root } = render("luxor-rolled");
+      expect(root.querySelector('[data-glyph="die6"]')).not.toBeNull();
+      expect(legendGlyphs(root)).toContain("die6");
+      expect(root.querySelector("details.legend")!.textContent).toContain("Die: 6");
+    } finally {
+      delete fixtures["luxor-rolled"];
+    }
+    const lock = fixtures["horus-lock"];
+    const faces: number[] = lock.layout.alcoves.find((a: any) => a.god === lock.view.lock.idol).lock;
+    const { root } = render("horus-lock");
+    for (const face of faces) {
+      expect(root.querySelector(`svg [data-glyph="die${face}"]`), `die${face}`).not.toBeNull();
+      expect(legendGlyphs(root)).toContain(`die${face}`);
+    }
+  });
+
   test("the fixtures cover clickable positions and a spectator of each game", () => {
     for (const game of ["luxor2001", "luxor", "horus"]) {
       const ofGame = Object.values(fixtures).filter((f) => f.game === game);
@@ -116,20 +115,63 @@ describe("every board", () => {
   });
 });
 
+/** Where each piece (a keyed group placed by its transform) stands, and its radius. */
+function piecesOf(root: HTMLElement, selector = ".piece"): { x: number; y: number; r: number }[] {
+  return [...root.querySelectorAll(selector)].map((p) => {
+    const m = /translate\(([-\d.]+)px, ([-\d.]+)px\)/.exec(p.getAttribute("style") ?? "");
+    expect(m, p.outerHTML.slice(0, 120)).not.toBeNull();
+    return { x: Number(m![1]), y: Number(m![2]), r: Number(p.getAttribute("data-r")) };
+  });
+}
+
+/** No two pieces overlap: their centres lie at least their two radii apart (1 unit's grace). */
+function expectApart(spots: { x: number; y: number; r: number }[]) {
+  for (const s of spots) expect(s.r).toBeGreaterThan(3);
+  for (let i = 0; i < spots.length; i++) {
+    for (let j = i + 1; j < spots.length; j++) {
+      const a = spots[i];
+      const b = spots[j];
+      const d = Math.hypot(a.x - b.x, a.y - b.y);
+      expect(d, `pieces ${i} and ${j} at ${JSON.stringify([a, b])}`).toBeGreaterThanOrEqual(a.r + b.r - 1);
+    }
+  }
+}
+
 describe("Luxor2001Board", () => {
-  test("draws every card half in the wall with its animal and a facing arrow", () => {
+  test("draws every card half in the wall as its animal's glyph, mirrored to look left", () => {
     const { root, fixture } = render("luxor2001-insert");
     const filled = fixture.view.wall.filter((c: number) => c >= 0).length;
-    const cells = root.querySelectorAll(".cell");
+    const cells = [...root.querySelectorAll(".cell")];
     expect(cells.length).toBe(filled);
-    expect(root.querySelectorAll(".cell .look").length).toBe(filled);
-    // the first filled cell shows its animal's abbreviation
-    const first = fixture.view.wall.findIndex((c: number) => c >= 0);
-    const animal = fixture.layout.animals[fixture.view.wall[first] >> 1];
-    expect([...cells].some((c) => c.querySelector(".abbr")!.textContent === animal.abbrev)).toBe(true);
+    // every half: the glyph of its animal, mirrored exactly when the animal looks left, and
+    // no code letters left
+    const codes = fixture.view.wall.filter((c: number) => c >= 0);
+    cells.forEach((cell, k) => {
+      const animal = fixture.layout.animals[codes[k] >> 1].id;
+      const left = (codes[k] & 1) === 0;
+      const glyph = cell.querySelector(".glyph")!;
+      expect(glyph.getAttribute("data-glyph")).toBe(animal);
+      expect(glyph.getAttribute("transform")!.includes("scale(-1 1)")).toBe(left);
+      expect(cell.querySelector("text")).toBeNull();
+      // its tooltip and accessible name say it in words
+      const name = `${animal[0].toUpperCase()}${animal.slice(1)}, looking ${left ? "left" : "right"}`;
+      expect(cell.querySelector("title")!.textContent).toBe(name);
+      expect(cell.getAttribute("aria-label")).toBe(name);
+    });
     // one frame per card in the wall
     const cards = fixture.view.heights.reduce((a: number, b: number) => a + b, 0);
     expect(root.querySelectorAll(".card-frame").length).toBe(cards);
+  });
+
+  test("pillars read as sentences, and every animal has a legend entry", () => {
+    const { root, fixture } = render("luxor2001-insert");
+    const titles = [...root.querySelectorAll(".pillar title")].map((e) => e.textContent);
+    expect(titles).toContain("Pillar: camel");
+    const legend = root.querySelector("details.legend")!;
+    for (const a of fixture.layout.animals) expect(legend.querySelector(`[data-glyph="${a.id}"]`)).not.toBeNull();
+    expect(legend.textContent).toContain("Hippopotamus");
+    const nl = render("luxor2001-insert", [], "nl").root;
+    expect([...nl.querySelectorAll(".pillar title")].map((e) => e.textContent)).toContain("Zuil: kameel");
   });
 
   test("draws the seven pillars with their researchers, scarabs and sarcophagi", () => {
@@ -140,6 +182,7 @@ describe("Luxor2001Board", () => {
     expect(root.querySelectorAll(".pillar .seat-mark").length).toBe(researchers);
     const scarabs = fixture.view.pillars.reduce((a: number, p: any) => a + p.scarabs, 0);
     expect(root.querySelectorAll(".scarab.there").length).toBe(scarabs);
+    expect(root.querySelectorAll(".scarab.there [data-glyph='scarab']").length).toBe(scarabs);
     const sarcs = fixture.view.pillars.reduce((a: number, p: any) => a + p.sarcophagi.length, 0);
     expect(root.querySelectorAll(".pillar .sarc").length).toBe(sarcs);
   });
@@ -163,11 +206,61 @@ describe("LuxorBoard", () => {
   test("draws every field of the path, its adventurers and the sleeping ones", () => {
     const { root, fixture } = render("luxor-spectator");
     expect(root.querySelectorAll(".field").length).toBe(fixture.layout.fields.length);
+    // one piece per adventurer, several on one field included
     let standing = 0;
-    for (const row of fixture.view.adventurers) standing += row.filter((n: number) => n > 0).length;
+    for (const row of fixture.view.adventurers) standing += row.reduce((a: number, n: number) => a + n, 0);
     expect(root.querySelectorAll(".piece").length).toBe(standing);
     const asleep = fixture.view.sleeping.flat().filter(Boolean).length;
     expect(root.querySelectorAll(".statue .seat-mark").length).toBe(asleep);
+  });
+
+  for (const name of ["luxor-spectator", "luxor-hand", "luxor-play", "luxor-end"]) {
+    test(`${name}: adventurers sharing a field stand apart, no piece covers another`, () => {
+      const { root, fixture } = render(name);
+      const shared = fixture.view.adventurers[0].some((_: number, f: number) =>
+        fixture.view.adventurers.reduce((a: number, row: number[]) => a + (row[f] ?? 0), 0) > 1);
+      const spots = piecesOf(root);
+      expect(spots.length).toBeGreaterThan(0);
+      if (name === "luxor-spectator") expect(shared).toBe(true);
+      expectApart(spots);
+    });
+  }
+
+  test("tiles, treasures and temple symbols are glyphs with sentences, not codes", () => {
+    const { root, fixture } = render("luxor-spectator");
+    const texts = [...root.querySelectorAll(".field text")].map((e) => e.textContent ?? "");
+    // no treasure letter codes ("V2") nor temple abbreviations ("Tun") are written
+    expect(texts.filter((x) => /^[A-Z]\d$|^(Tun|Scar|Wild|S\/W|H\d\/\d)$/.test(x))).toEqual([]);
+    const glyphs = new Set([...root.querySelectorAll(".field .glyph")].map((g) => g.getAttribute("data-glyph")));
+    for (const type of fixture.layout.treasure_types) expect(glyphs.has(type)).toBe(true);
+    for (const back of fixture.layout.temple_backs) expect(glyphs.has(back)).toBe(true);
+    const titles = [...root.querySelectorAll(".field > title")].map((e) => e.textContent ?? "");
+    expect(titles.some((x) => /^Field \d+: (Vase|Statue|Jewels), \d points?, needs \d adventurers?$/.test(x))).toBe(true);
+    expect([...root.querySelectorAll(".symbol title")].map((e) => e.textContent)).toContain("Temple symbol: cobra");
+    const legend = root.querySelector("details.legend")!;
+    for (const id of [...fixture.layout.treasure_types, ...fixture.layout.temple_backs]) {
+      expect(legend.querySelector(`[data-glyph="${id}"]`), id).not.toBeNull();
+    }
+  });
+
+  test("a chosen card stays marked and clickable, the other card may replace it, its adventurer is offered", () => {
+    // as the table offers them: each card with the move it makes (its ways on)
+    const actions = chained(fixtures["luxor-hand"].actions);
+    const { root, picks } = draw("luxor-hand", { actions, picked: ["hand:0"] });
+    const els = clickables(root);
+    expect(targetsOf(els)).toEqual(["field:0", "hand:0", "hand:4"]);
+    const card = root.querySelector('.pick[data-target="hand:0"]')!;
+    expect(card.getAttribute("aria-pressed")).toBe("true");
+    expect(card.querySelector(".ring.chosen")).not.toBeNull();
+    // the other card only changes the choice: marked less than the adventurer to click now
+    expect(root.querySelector('.pick[data-target="hand:4"]')!.classList.contains("again")).toBe(true);
+    expect(root.querySelector('.pick[data-target="field:0"]')!.classList.contains("again")).toBe(false);
+    const label = root.querySelector('.pick[data-target="field:0"]')!.getAttribute("aria-label") ?? "";
+    expect(label).toContain("stairs");
+    for (const target of ["hand:4", "hand:0", "field:0"]) {
+      root.querySelector(`.pick[data-target="${target}"]`)!.dispatchEvent(new MouseEvent("click", { bubbles: true }));
+    }
+    expect(picks).toEqual(["hand:4", "hand:0", "field:0"]);
   });
 
   test("the hand keeps its order and only its ends can be played", () => {
@@ -211,6 +304,51 @@ describe("HorusBoard", () => {
     const chosen = root.querySelector('[data-target="die:3"]')!;
     expect(chosen.getAttribute("role")).toBeNull();
     expect(chosen.querySelector(".ring.chosen")).not.toBeNull();
+  });
+
+  for (const name of ["horus-spectator", "horus-act", "horus-end", "horus-cards", "horus-lock", "horus-sarcophagus"]) {
+    test(`${name}: adventurers and mummies sharing a square stand apart, no piece covers another`, () => {
+      const { root, fixture } = render(name);
+      const spots = piecesOf(root, ".piece, .mummy");
+      const inside = fixture.view.players.filter((p: any) => p.status_id === 1).length;
+      expect(spots.length).toBe(inside + fixture.view.mummies.length);
+      expectApart(spots);
+    });
+  }
+
+  test("the fixtures have squares shared by pieces", () => {
+    // the spectator's position has squares shared by two adventurers and by a mummy and one
+    const { fixture } = render("horus-spectator");
+    const squares = [...fixture.view.players.filter((p: any) => p.status_id === 1).map((p: any) => p.square),
+      ...fixture.view.mummies.map((m: any) => m.square)];
+    expect(new Set(squares).size).toBeLessThan(squares.length);
+  });
+
+  test("mummies, alcoves and sarcophagi are glyphs that say what they are", () => {
+    const { root, fixture } = render("horus-spectator");
+    // no name initials on a mummy, no god letters on a sarcophagus or an alcove
+    for (const m of root.querySelectorAll(".mummy")) {
+      expect(m.querySelector("[data-glyph='mummy']")).not.toBeNull();
+      expect([...m.querySelectorAll("text")].every((e) => /^\d$/.test(e.textContent ?? ""))).toBe(true);
+    }
+    expect(root.querySelectorAll(".sarcophagus text, .alcove text").length).toBe(0);
+    const first = fixture.view.mummies[0];
+    const tip = root.querySelector(".mummy title")!.textContent!;
+    expect(tip.startsWith(`Mummy ${first.name}: `)).toBe(true);
+    expect(tip).toMatch(/walking (north|east|south|west)|lying down/);
+    const sarcs = [...root.querySelectorAll(".sarcophagus title")].map((e) => e.textContent);
+    expect(sarcs).toContain("Sarcophagus of Anubis: closed");
+  });
+
+  test("each adventurer's skill says what it does, in the legend and on its player", () => {
+    const { root, fixture } = render("horus-spectator");
+    const legend = root.querySelector("details.legend")!.textContent!;
+    expect(legend).toContain("Shoot: once per game, knock down a mummy");
+    const shooter = fixture.view.players.find((p: any) => p.ability === "Shoot");
+    const skill = [...root.querySelectorAll(".players .skill")].map((e) => e.getAttribute("title"));
+    expect(skill.some((x) => x?.startsWith("Shoot: once per game"))).toBe(shooter !== undefined);
+    const it = render("horus-spectator", [], "it").root;
+    expect(it.querySelector("details.legend")!.textContent).toContain("Sparare: una volta per partita");
   });
 
   test("walls are solid and open edges dotted, as the layout says", () => {

@@ -5,8 +5,11 @@
  * and the words the boards ask for exist as terms in every language.
  */
 import { describe, expect, test } from "vitest";
-import { say, type Lang } from "../lib/i18n.svelte";
+import { loadEveryText, say, type Lang } from "../lib/i18n.svelte";
 import { templateFields } from "../lib/template";
+
+// The page fetches a game's texts when it shows the game: `say` reads them once here.
+await loadEveryText();
 
 type Catalog = Record<string, unknown> & { terms: Record<string, string>; lobby: Record<string, string> };
 const files = import.meta.glob<Catalog>("../i18n/games/*.json", { eager: true, import: "default" });

@@ -59,15 +59,27 @@ export type Translate = (key: string, params?: Record<string, unknown>) => strin
 
 /**
  * The accessible name of a target: the decision's own sentence (in the reader's language)
- * when this click completes exactly one decision, else the board's name for the thing.
+ * when this click completes exactly one decision (or the one chained choice through it),
+ * else the board's name for the thing.
  */
 export function targetLabel(t: Translate, name: string, leadsTo: ActionInfo[] | undefined, picked: string[]): string {
-  if (leadsTo && leadsTo.length === 1 && leadsTo[0].targets.length === picked.length + 1) {
+  // (a chained choice is sent by the click that leaves it alone, its landing still unpicked)
+  if (leadsTo && leadsTo.length === 1 && (leadsTo[0].targets.length === picked.length + 1 || leadsTo[0].via)) {
     const a = leadsTo[0];
-    const text = t(a.kind, a.params);
-    return text && text !== a.kind ? text : a.text;
+    const said = (s: { kind: string; params: Record<string, unknown>; text: string }) => {
+      const text = t(s.kind, s.params);
+      return text && text !== s.kind ? text : s.text;
+    };
+    // a choice that goes on (a card and its move) is said by the way it goes on
+    return a.via && a.via.actions.length ? `${said(a)} → ${said(a.via)}` : said(a);
   }
   return name;
+}
+
+/** A seat's name as the table's side panel writes it, else the game's word for a player
+ * and the seat's number (a board shown without the table's names). */
+export function seatName(t: Translate, names: string[] | undefined, seat: number): string {
+  return names?.[seat] || `${term(t, "player")} ${seat + 1}`;
 }
 
 /** A component id of the game's data file ("crocodile") in the reader's language. */

@@ -1,24 +1,48 @@
 /**
  * Game id → its board component (a game without one gets the generic board), and the
- * board's rule for targets that may be picked in any order (none, unless it says so).
+ * board's rules for targets that may be picked in any order and for targets that a click
+ * only selects (none, unless it says so).
+ *
+ * Each board, with its glyphs and its game's texts, is its own part of the page's code,
+ * fetched only when a page shows that game (`loadBoard`): the lobby's first visit carries
+ * none of them, and a table carries only its own game's.
  */
 import type { Component } from "svelte";
 import GenericBoard from "./GenericBoard.svelte";
-import HorusBoard, { anyOrder as horusAnyOrder } from "./HorusBoard.svelte";
-import { inOrder, type AnyOrder } from "../lib/choices";
-import LuxorBoard from "./LuxorBoard.svelte";
-import Luxor2001Board from "./Luxor2001Board.svelte";
+import { inOrder, sends, type AnyOrder, type Holds } from "../lib/choices";
+import { loadGameTexts } from "../lib/i18n.svelte";
+import { horusAnyOrder, luxorHolds } from "./order";
 import type { BoardProps } from "./types";
 
-export const boards: Record<string, Component<BoardProps>> = {
-  horus: HorusBoard,
-  luxor: LuxorBoard,
-  luxor2001: Luxor2001Board,
+type BoardModule = { default: Component<BoardProps> };
+
+const loaders: Record<string, () => Promise<BoardModule>> = {
+  horus: () => import("./HorusBoard.svelte"),
+  luxor: () => import("./LuxorBoard.svelte"),
+  luxor2001: () => import("./Luxor2001Board.svelte"),
 };
 
-export function boardFor(game: string): Component<BoardProps> {
-  return boards[game] ?? GenericBoard;
+const loaded: Record<string, Component<BoardProps>> = {};
+
+/**
+ * The board of `game` once its code and its texts in the page's language (and English,
+ * the fallback) are here. A failed fetch is not remembered: the next call tries again.
+ */
+export async function loadBoard(game: string): Promise<Component<BoardProps>> {
+  const texts = loadGameTexts(game);
+  const load = loaders[game];
+  const board = load ? (loaded[game] ??= (await load()).default) : GenericBoard;
+  await texts;
+  return board;
 }
+
+/** The board of `game` if `loadBoard` has brought it, else undefined (the generic one for a game without its own). */
+export function boardFor(game: string): Component<BoardProps> | undefined {
+  return game in loaders ? loaded[game] : GenericBoard;
+}
+
+/** Every game that has a board of its own. */
+export const boardGames: string[] = Object.keys(loaders);
 
 const anyOrders: Record<string, AnyOrder> = {
   horus: horusAnyOrder,
@@ -26,4 +50,24 @@ const anyOrders: Record<string, AnyOrder> = {
 
 export function anyOrderFor(game: string): AnyOrder {
   return anyOrders[game] ?? inOrder;
+}
+
+const holdings: Record<string, Holds> = {
+  luxor: luxorHolds,
+};
+
+/** The targets of `game` that a click only selects (none, unless its board says so). */
+export function holdsFor(game: string): Holds {
+  return holdings[game] ?? sends;
+}
+
+/** `load()` until it succeeds, waiting a little longer after each failure (a page kept open while the server is away). */
+export async function retrying<T>(load: () => Promise<T>): Promise<T> {
+  for (let wait = 500; ; wait = Math.min(wait * 2, 8000)) {
+    try {
+      return await load();
+    } catch {
+      await new Promise((resolve) => setTimeout(resolve, wait));
+    }
+  }
 }

@@ -1,7 +1,26 @@
 /** The contract between the table shell and each game's board component. */
 
-/** One legal decision of the seat, as the server's action descriptor. */
-export interface ActionInfo { action: number; kind: string; params: Record<string, unknown>; targets: string[]; text: string }
+/**
+ * A way on after a decision that reveals nothing (its descriptor's `then`): the board
+ * targets the person picks for it after the decision's own, the decisions that make it
+ * (sent one after another, each once the state offering it has come), and its words.
+ */
+export interface FollowUp { targets: string[]; actions: number[]; kind: string; params: Record<string, unknown>; text: string }
+
+/**
+ * One legal decision of the seat, as the server's action descriptor. A decision with
+ * `then` is offered as one choice per way on (lib/choices.ts, `chained`): such a choice
+ * carries its way as `via` and its targets followed by the way's.
+ */
+export interface ActionInfo {
+  action: number;
+  kind: string;
+  params: Record<string, unknown>;
+  targets: string[];
+  text: string;
+  then?: FollowUp[];
+  via?: FollowUp;
+}
 
 /**
  * A board component's props. The board draws `layout` and `view`, and makes clickable, for
@@ -16,4 +35,5 @@ export interface BoardProps {
   picked: string[];              // targets already picked in a multi-step choice
   onpick: (target: string) => void;  // the person clicked target "type:id"
   t: (key: string, params?: Record<string, unknown>) => string;  // the translator
+  names?: string[];              // each seat's name as the side panel writes it
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { ActionInfo } from "../boards/types";
-import { candidates, completed, nextOf, nextTargets, pick, sharedParams, through } from "./choices";
+import type { ActionInfo, FollowUp } from "../boards/types";
+import { candidates, chained, chainOf, choiceKey, completed, inOrder, nextOf, nextTargets, pick, settle, sharedParams, through } from "./choices";
 
 function act(action: number, targets: string[], kind = "move"): ActionInfo {
   return { action, kind, params: {}, targets, text: `action ${action}` };
@@ -77,8 +77,9 @@ describe("targets a board picks in any order", () => {
     expect(through(rerolls, picked, "die:1", anyDie).map((a) => a.action)).toEqual([15]);
     expect(pick(rerolls, picked, "die:1", anyDie).send?.action).toBe(15);
   });
-  it("never takes a die twice", () => {
-    expect(pick(rerolls, ["die:2"], "die:2", anyDie)).toEqual({ picked: ["die:2"], send: null });
+  it("never takes a die twice: a click on a picked die puts it back, alone", () => {
+    expect(pick(rerolls, ["die:2"], "die:2", anyDie)).toEqual({ picked: [], send: null });
+    expect(pick(rerolls, ["die:2", "die:0", "die:3"], "die:0", anyDie)).toEqual({ picked: ["die:2", "die:3"], send: null });
   });
   it("keeps the order of targets outside the run", () => {
     const mixed = ["card:1", "die:0", "die:1", "square:4"];
@@ -104,5 +105,86 @@ describe("a target's meaning", () => {
     expect(sharedParams(via)).toEqual({ adventurer: "Gore" });
     expect(sharedParams(through(pickAdventurer, ["adventurer:0"], "square:75"))).toEqual({ adventurer: "Gore", entrance: "east" });
     expect(sharedParams([])).toEqual({});
+  });
+});
+
+describe("a step that is no choice", () => {
+  // Two cat pairs made at once: both are scored at the cats' pillar, in either kind first.
+  const pairs = [act(1, ["pillar:6"], "score_different"), act(2, ["pillar:6"], "score_same")];
+  it("is picked for the person, who goes straight to the real choice", () => {
+    expect(settle(pairs, [])).toEqual(["pillar:6"]);
+    expect(completed(pairs, settle(pairs, [])).map((a) => a.action)).toEqual([1, 2]);
+  });
+  it("goes on through every forced step, and stops at a real one", () => {
+    const chain = [act(1, ["a:1", "b:1", "c:1"]), act(2, ["a:1", "b:1", "c:2"])];
+    expect(settle(chain, [])).toEqual(["a:1", "b:1"]);
+    expect(settle(actions, [])).toEqual([]);
+    expect(settle(actions, ["hand:0"])).toEqual(["hand:0"]);
+  });
+  it("never makes a decision: one action left is the person's click", () => {
+    expect(settle([act(1, ["pillar:6"])], [])).toEqual([]);
+  });
+  it("stops where a decision is already complete", () => {
+    expect(settle([act(1, []), act(2, ["x:1"])], [])).toEqual([]);
+  });
+});
+
+describe("a card chosen with the move it makes (ways on, `then`)", () => {
+  // Two cards at the hand's ends: the left one moves the adventurer on the stairs or the
+  // one on field 4 (two ways from field 4); the right one is a die card, which has none.
+  const way = (targets: string[], actions: number[]): FollowUp => ({ targets, actions, kind: "move", params: {}, text: `move ${targets.join(" ")}` });
+  const card: ActionInfo = {
+    ...act(1, ["hand:0"], "play_card"),
+    then: [way(["field:0", "field:2"], [10]), way(["field:4", "field:5"], [11, 20]), way(["field:4", "field:3"], [11, 21])],
+  };
+  const die = act(2, ["hand:4"], "play_card");
+  const offered = chained([card, die]);
+  const holdCards = (target: string) => target.startsWith("hand:");
+
+  it("offers one choice per way, each with the card's targets and the way's", () => {
+    expect(offered.map((a) => a.targets)).toEqual([
+      ["hand:0", "field:0", "field:2"],
+      ["hand:0", "field:4", "field:5"],
+      ["hand:0", "field:4", "field:3"],
+      ["hand:4"],
+    ]);
+    expect(offered.map(chainOf)).toEqual([[10], [11, 20], [11, 21], []]);
+    expect(offered.every((a) => a.then === undefined)).toBe(true);
+    expect(new Set(offered.map(choiceKey)).size).toBe(4);
+  });
+  it("selects a card on a click, sending nothing, and offers the adventurers it moves", () => {
+    const c = pick(offered, [], "hand:0", inOrder, holdCards);
+    expect(c).toEqual({ picked: ["hand:0"], send: null });
+    expect(nextTargets(offered, c.picked)).toEqual(["field:0", "field:4"]);
+  });
+  it("plays card and move with the click on an adventurer that goes one way", () => {
+    const c = pick(offered, ["hand:0"], "field:0", inOrder, holdCards);
+    expect(c.send?.action).toBe(1);
+    expect(chainOf(c.send!)).toEqual([10]);
+  });
+  it("asks where an adventurer goes when it may go two ways, then plays all three", () => {
+    const c = pick(offered, ["hand:0"], "field:4", inOrder, holdCards);
+    expect(c).toEqual({ picked: ["hand:0", "field:4"], send: null });
+    const d = pick(offered, c.picked, "field:3", inOrder, holdCards);
+    expect(chainOf(d.send!)).toEqual([11, 21]);
+  });
+  it("changes the selection on a click on the other card, and drops it on the same card again", () => {
+    expect(pick(offered, ["hand:0"], "hand:4", inOrder, holdCards)).toEqual({ picked: ["hand:4"], send: null });
+    expect(pick(offered, ["hand:0", "field:4"], "hand:4", inOrder, holdCards)).toEqual({ picked: ["hand:4"], send: null });
+    expect(pick(offered, ["hand:4"], "hand:4", inOrder, holdCards)).toEqual({ picked: [], send: null });
+    expect(pick(offered, ["hand:0", "field:4"], "hand:0", inOrder, holdCards)).toEqual({ picked: [], send: null });
+    // an adventurer of the card's other way, picked at the earlier step instead
+    expect(pick(offered, ["hand:0", "field:4"], "field:0", inOrder, holdCards).send?.via?.actions).toEqual([10]);
+  });
+  it("leaves a card without ways on to the prompt's button once selected", () => {
+    const c = pick(offered, [], "hand:4", inOrder, holdCards);
+    expect(c).toEqual({ picked: ["hand:4"], send: null });
+    expect(completed(offered, c.picked).map((a) => a.action)).toEqual([2]);
+    // without the board's rule a click on it plays it at once, as before
+    expect(pick(offered, [], "hand:4").send?.action).toBe(2);
+  });
+  it("picks the adventurer for the person when the card moves only one", () => {
+    const one: ActionInfo = { ...act(3, ["hand:0"], "play_card"), then: [way(["field:7", "field:9"], [30]), way(["field:7", "field:8"], [31])] };
+    expect(settle(chained([one]), ["hand:0"])).toEqual(["hand:0", "field:7"]);
   });
 });

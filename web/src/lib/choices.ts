@@ -7,10 +7,25 @@
  * their targets picked and there is one of them. Candidates whose targets are all picked
  * (with no targets at all, before any click) are shown as buttons in the prompt bar.
  *
+ * A step at which every candidate left goes on through one and the same target, and none
+ * is complete yet, is no choice: `settle` picks it for the person, so that the page goes
+ * straight to the real choice (two pairs of one animal both score at one pillar: the
+ * person chooses the pair, not the pillar).
+ *
  * A board may say that some targets are picked in any order (`AnyOrder`: the dice of a
  * reroll are a set): a run of adjacent such targets in an action matches the picks made
  * in its place in whatever order they came, so a person never has to know the order in
  * which the engine happens to list them.
+ *
+ * A decision whose descriptor lists ways on (`then`: a card, then the adventurer it moves)
+ * is offered as one choice per way (`chained`): the person picks the decision's targets and
+ * the way's together, and nothing is sent until the last of them. A board may also say that
+ * a click on some targets only selects them (`Holds`: a hand card): such a click never
+ * sends, even when it settles the decision (a button in the prompt bar then sends it). A
+ * click on a picked target takes it back (with what was picked after it, unless the picks
+ * left still fit a decision: a die out of a set), and a click on a
+ * target offered at an earlier step goes back to that step and picks it instead, so that a
+ * person changes a selection by clicking, as on a card table.
  */
 import type { ActionInfo } from "../boards/types";
 
@@ -58,6 +73,34 @@ export function nextOf(targets: string[], picked: string[], anyOrder: AnyOrder =
   return null;
 }
 
+/** Whether a click on a target only selects it, never sending a decision. */
+export type Holds = (target: string) => boolean;
+
+/** No target is only selected: a click that settles a decision sends it. */
+export const sends: Holds = () => false;
+
+/**
+ * `actions` with each decision that lists ways on (`then`) replaced by one choice per
+ * way: its own targets followed by the way's, the way kept as `via`.
+ */
+export function chained(actions: ActionInfo[]): ActionInfo[] {
+  return actions.flatMap((a) => {
+    if (!a.then?.length) return [a];
+    const { then, ...own } = a;
+    return then.map((way) => ({ ...own, targets: [...a.targets, ...way.targets], via: way }));
+  });
+}
+
+/** A choice's key among the others: a chained decision is offered once per way. */
+export function choiceKey(a: ActionInfo): string {
+  return a.via ? `${a.action}:${a.targets.join(",")}` : String(a.action);
+}
+
+/** The decisions to send after a choice's own, in order (none unless it is chained). */
+export function chainOf(a: ActionInfo): number[] {
+  return a.via?.actions ?? [];
+}
+
 /** The actions still possible after `picked`. */
 export function candidates(actions: ActionInfo[], picked: string[], anyOrder: AnyOrder = inOrder): ActionInfo[] {
   return actions.filter((a) => nextOf(a.targets, picked, anyOrder) !== null);
@@ -75,13 +118,45 @@ export function completed(actions: ActionInfo[], picked: string[], anyOrder: Any
   return candidates(actions, picked, anyOrder).filter((a) => a.targets.length === picked.length);
 }
 
-/** The person clicked `target`: the new picks, and the action to send if it is settled. */
-export function pick(actions: ActionInfo[], picked: string[], target: string, anyOrder: AnyOrder = inOrder): Choice {
-  if (!nextTargets(actions, picked, anyOrder).includes(target)) return { picked, send: null };
+/**
+ * The person clicked `target`: the new picks, and the action to send if it is settled. A
+ * next target is picked; a picked one is taken back with the picks after it; a target
+ * offered at an earlier step is picked there instead; anything else changes nothing.
+ */
+export function pick(actions: ActionInfo[], picked: string[], target: string, anyOrder: AnyOrder = inOrder, holds: Holds = sends): Choice {
+  if (!nextTargets(actions, picked, anyOrder).includes(target)) {
+    const at = picked.indexOf(target);
+    if (at >= 0) {
+      // Taken back alone where the picks left still make a choice (a die out of a set),
+      // else with everything picked after it (a card, with the adventurer it was to move).
+      const without = [...picked.slice(0, at), ...picked.slice(at + 1)];
+      return { picked: candidates(actions, without, anyOrder).length ? without : picked.slice(0, at), send: null };
+    }
+    for (let k = picked.length - 1; k >= 0; k--) {
+      if (nextTargets(actions, picked.slice(0, k), anyOrder).includes(target)) return pick(actions, picked.slice(0, k), target, anyOrder, holds);
+    }
+    return { picked, send: null };
+  }
   const now = [...picked, target];
   const left = candidates(actions, now, anyOrder);
-  if (left.length === 1) return { picked: [], send: left[0] };
+  if (left.length === 1 && !holds(target)) return { picked: [], send: left[0] };
   return { picked: now, send: null };
+}
+
+/**
+ * `picked` with every step that is no choice picked too: while two or more candidates are
+ * left, none of them complete, and they all go on through one single target, that target.
+ * (One candidate left is a decision a click makes, so its targets are never picked for it.)
+ */
+export function settle(actions: ActionInfo[], picked: string[], anyOrder: AnyOrder = inOrder): string[] {
+  let now = picked;
+  for (;;) {
+    const left = candidates(actions, now, anyOrder);
+    if (left.length < 2 || left.some((a) => nextOf(a.targets, now, anyOrder)!.length === 0)) return now;
+    const next = nextTargets(actions, now, anyOrder);
+    if (next.length !== 1) return now;
+    now = [...now, next[0]];
+  }
 }
 
 /** The actions a click on `target` (after `picked`) leads on to. */

@@ -6,23 +6,60 @@
  * follow a switch.
  */
 import en from "../i18n/en.json";
-import nl from "../i18n/nl.json";
-import it from "../i18n/it.json";
 import { render, type Params } from "./template";
 
 export const LANGUAGES = ["en", "nl", "it"] as const;
 export type Lang = (typeof LANGUAGES)[number];
 export type Catalog = Record<string, unknown>;
 
-export const PAGE_CATALOGS: Record<Lang, Record<string, string>> = { en, nl, it };
+/**
+ * The page's own texts: English (every text's fallback) comes with the page, another
+ * language when the page is first shown in it (`loadPageTexts`, which main.ts awaits for
+ * the browser's language before the page is drawn).
+ */
+export const PAGE_CATALOGS: Record<Lang, Record<string, string>> = { en, nl: {}, it: {} };
+const pageFiles = import.meta.glob("../i18n/{nl,it}.json", { import: "default" }) as Record<string, () => Promise<Record<string, string>>>;
 
-/** Game catalogs, by game id and language, as the boards engineer writes them. */
-const gameFiles = import.meta.glob("../i18n/games/*.json", { eager: true, import: "default" }) as Record<string, Catalog>;
+export async function loadPageTexts(lang: Lang): Promise<void> {
+  const load = pageFiles[`../i18n/${lang}.json`];
+  if (load && Object.keys(PAGE_CATALOGS[lang]).length === 0) {
+    PAGE_CATALOGS[lang] = await load();
+    arrived.count++;
+  }
+}
+
+/**
+ * Game catalogs, by game id and language, as the boards engineer writes them: each file is
+ * fetched when a page first needs that game in that language (`loadGameTexts`), so that a
+ * page carries only the games and languages it shows.
+ */
+const gameFiles = import.meta.glob("../i18n/games/*.json", { import: "default" }) as Record<string, () => Promise<Catalog>>;
 export const GAME_CATALOGS: Record<string, Partial<Record<Lang, Catalog>>> = {};
-for (const [path, catalog] of Object.entries(gameFiles)) {
-  const m = /\/([a-z0-9_]+)\.([a-z]{2})\.json$/.exec(path);
-  if (!m) continue;
-  (GAME_CATALOGS[m[1]] ??= {})[m[2] as Lang] = catalog;
+// Counts the catalogs that arrived: texts read through it are written again when one does.
+const arrived = $state({ count: 0 });
+// The games this page has shown, whose texts a switch of language fetches first.
+const shownGames = new Set<string>();
+
+function fetchCatalog(game: string, lang: Lang): Promise<void> {
+  if (GAME_CATALOGS[game]?.[lang]) return Promise.resolve();
+  const load = gameFiles[`../i18n/games/${game}.${lang}.json`];
+  if (!load) return Promise.resolve();
+  return load().then((catalog) => {
+    (GAME_CATALOGS[game] ??= {})[lang] = catalog;
+    arrived.count++;
+  });
+}
+
+/** Fetches `game`'s texts in `lang` and in English (the fallback); resolves once both are here. */
+export function loadGameTexts(game: string, lang: Lang = locale.lang): Promise<void> {
+  shownGames.add(game);
+  return Promise.all([fetchCatalog(game, lang), fetchCatalog(game, "en")]).then(() => undefined);
+}
+
+/** Every text of the page and of every game in every language (for the tests, which read all of them). */
+export function loadEveryText(): Promise<void> {
+  const all = Object.keys(gameFiles).map((path) => /\/([a-z0-9_]+)\.([a-z]{2})\.json$/.exec(path)).filter((m) => m !== null);
+  return Promise.all([...LANGUAGES.map(loadPageTexts), ...all.map((m) => fetchCatalog(m![1], m![2] as Lang))]).then(() => undefined);
 }
 
 const STORE_KEY = "necropolis.lang";
@@ -44,7 +81,9 @@ function detect(): Lang {
 
 export const locale = $state<{ lang: Lang }>({ lang: detect() });
 
-export function setLang(lang: Lang): void {
+/** Switches the page to `lang` once the texts of the games it has shown are here in it. */
+export async function setLang(lang: Lang): Promise<void> {
+  await Promise.all([loadPageTexts(lang), ...[...shownGames].map((game) => loadGameTexts(game, lang))]).catch(() => {});
   locale.lang = lang;
   try {
     localStorage.setItem(STORE_KEY, lang);
@@ -71,6 +110,15 @@ function lookup(catalog: Catalog | undefined, key: string): string | undefined {
 export function pageText(key: string, params: Params = {}, lang: Lang = locale.lang): string {
   const template = PAGE_CATALOGS[lang][key] ?? PAGE_CATALOGS.en[key] ?? key;
   return render(template, params, { seatLabel: (s) => defaultSeatLabel(s, null, lang), locale: lang });
+}
+
+/**
+ * The page's sentence for a server error's `code` ("error.<code>" in the page's catalogs),
+ * else the page text `fallback`: never the server's own English message.
+ */
+export function problemText(code: string | undefined, fallback: string, lang: Lang = locale.lang): string {
+  const key = `error.${code}`;
+  return code && (key in PAGE_CATALOGS[lang] || key in PAGE_CATALOGS.en) ? pageText(key, {}, lang) : pageText(fallback, {}, lang);
 }
 
 function defaultSeatLabel(seat: number | null, viewer: number | null, lang: Lang): string {
@@ -103,6 +151,7 @@ export function seatLabel(seat: number | null, reader: Reader, lang: Lang = loca
 }
 
 function gameCatalog(game: string, lang: Lang): Catalog | undefined {
+  void arrived.count;
   return GAME_CATALOGS[game]?.[lang];
 }
 
@@ -138,6 +187,27 @@ export function numbered(game: string, lang: Lang = locale.lang): (name: string,
   };
 }
 
+/** The template that writes `kind` in `lang` (the game's, the page's kernel, the server's English), if any. */
+function templateOf(kind: string, reader: Reader, lang: Lang): string | undefined {
+  return (
+    lookup(gameCatalog(reader.game, lang), kind) ??
+    PAGE_CATALOGS[lang][`kernel.${kind}`] ??
+    (lang === "en" ? (lookup(gameCatalog(reader.game, "en"), kind) ?? reader.english?.[kind]) : undefined)
+  );
+}
+
+/**
+ * Whether the sentence of a keyed text writes its parameter `param` (a score part that says
+ * its points needs no column repeating them): its template names it; with no template, its
+ * server text holds the parameter's value as a word.
+ */
+export function writes(said: Said, param: string, reader: Reader, lang: Lang = locale.lang): boolean {
+  const template = templateOf(said.kind, reader, lang);
+  if (template !== undefined) return new RegExp(`\\{${param}[|}]`).test(template);
+  const value = said.params?.[param];
+  return value !== undefined && new RegExp(`(^|\\D)${String(value)}(\\D|$)`).test(said.text ?? "");
+}
+
 /** The sentence of a keyed text in the current language, the server's English as fallback. */
 export function say(said: Said, reader: Reader, lang: Lang = locale.lang): string {
   // A log entry's acting seat is the {seat} of its template unless its params say otherwise.
@@ -148,10 +218,7 @@ export function say(said: Said, reader: Reader, lang: Lang = locale.lang): strin
     numbered: numbered(reader.game, lang),
     locale: lang,
   };
-  const template =
-    lookup(gameCatalog(reader.game, lang), said.kind) ??
-    PAGE_CATALOGS[lang][`kernel.${said.kind}`] ??
-    (lang === "en" ? (lookup(gameCatalog(reader.game, "en"), said.kind) ?? reader.english?.[said.kind]) : undefined);
+  const template = templateOf(said.kind, reader, lang);
   if (template !== undefined) return render(template, params, ctx);
   if (said.text !== undefined) return said.text;
   // No template in any language and no English from the server: the kind and its parameters.
@@ -184,6 +251,12 @@ export function translator(reader: Reader): (key: string, params?: Record<string
  * The name a person gave a seat, or null when none was given (the server sends null):
  * the seat's default is then written in the reader's language ("Speler 2").
  */
+/**
+ * A seat's given name as the page writes it, isolated from the text around it (between
+ * U+2068 and U+2069, as `<bdi>` does in markup): a name in a right-to-left script, or one
+ * that starts with digits, stays inside itself in a log line or a title. Null: no name.
+ */
 export function givenName(name: string | null | undefined): string | null {
-  return name?.trim() || null;
+  const trimmed = name?.trim();
+  return trimmed ? `\u2068${trimmed}\u2069` : null;
 }

@@ -107,3 +107,14 @@ export function rememberCreated(
     links: result.seats.filter((s) => s.token && s.type === "link").map((s) => ({ seat: s.seat, token: s.token! })),
   });
 }
+
+const SPEED = "necropolis.speed";
+
+/** The pace chosen for other seats' moves ("normal", "fast", "instant"), if one was. */
+export function storedSpeed(): string | null {
+  return read(SPEED);
+}
+
+export function rememberSpeed(speed: string): void {
+  write(SPEED, speed);
+}

@@ -12,10 +12,11 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from necropolis.engine import Game, Option
-from necropolis.engine.protocol import View
+from necropolis.engine.balance import MatchFacts
+from necropolis.engine.protocol import State, View
 from necropolis.games.horus import components as cp
-from necropolis.games.horus import narration
-from necropolis.games.horus.codes import MAX_ROUNDS, NUM_ACTIONS
+from necropolis.games.horus import layout, narration
+from necropolis.games.horus.codes import CRUSHED, MAX_ROUNDS, NUM_ACTIONS, SEALED
 from necropolis.games.horus.screen import render
 from necropolis.games.horus.state import HorusState
 from necropolis.games.horus.view import OBSERVATION_SIZE, encode
@@ -66,6 +67,8 @@ class HorusGame(Game):
     #: seeds, 32 of 80 to 31; at three players hard stays near its share either way
     #: (docs/strength.md has the commands and the files).
     search_anchor = 0.2
+    #: Nobody has to use all their actions, nor discard in phase 1, nor finish a lock.
+    skips_turns = True
 
     def new_initial_state(self) -> HorusState:
         return HorusState(self)
@@ -96,7 +99,25 @@ class HorusGame(Game):
         return render(view)
 
     def board_layout(self) -> dict[str, Any]:
-        return narration.board_layout()
+        return layout.board_layout()
+
+    def balance_facts(self, state: State) -> MatchFacts:
+        """Rounds begun; an early end is one where the falling blocks shut in or crushed
+        somebody (the last ways out closed before everyone was out); per seat its
+        adventurer and that adventurer's special ability."""
+        assert isinstance(state, HorusState)
+        return MatchFacts(
+            rounds=state.round,
+            ended_early=any(status in (SEALED, CRUSHED) for status in state.status),
+            seats=tuple(
+                {"adventurer": cp.ADVENTURERS[a], "ability": cp.ABILITIES[a]}
+                for a in state.adventurer
+            ),
+        )
+
+    @classmethod
+    def components_file(cls) -> str:
+        return "horus.toml"
 
     def heuristic_policy(self) -> Policy:
         from necropolis.games.horus import heuristic

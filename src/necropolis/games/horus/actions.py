@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from necropolis.engine.frozen import removed, replaced
 from necropolis.games.horus import components as cp
 from necropolis.games.horus import flow
 from necropolis.games.horus.codes import (
@@ -76,9 +77,12 @@ def _discard_to_pile(s: HorusState, seat: int, t: int) -> None:
     pile = s.discard
     pile.append(t)
     if t == cp.BAG:
+        # the last cards in the Bags, those the Bags left can no longer hold, go with it
         bag = s.bag[seat]
-        while len(bag) > 2 * s.hand[seat].count(cp.BAG):
-            pile.append(bag.pop())
+        room = 2 * s.hand[seat].count(cp.BAG)
+        if len(bag) > room:
+            pile += bag[room:]
+            s.bag = replaced(s.bag, seat, bag[:room])
     pile.sort()
 
 
@@ -225,7 +229,7 @@ def apply_decision(s: HorusState, a: int) -> None:
     node = s.node
     seat = s.node_seat
     if node == D_SETUP:
-        s.adventurer[seat] = (a - A_SETUP) // 2
+        s.adventurer = replaced(s.adventurer, seat, (a - A_SETUP) // 2)
         s.square[seat] = cp.ENTRANCES[(a - A_SETUP) % 2]
         s.status[seat] = INSIDE
         s.turn_i += 1
@@ -238,8 +242,7 @@ def apply_decision(s: HorusState, a: int) -> None:
     if A_BAG_PUT <= a < A_BAG_PUT + cp.NUM_CARD_TYPES:
         t = a - A_BAG_PUT
         s.hand[seat].remove(t)
-        s.bag[seat].append(t)
-        s.bag[seat].sort()
+        s.bag = replaced(s.bag, seat, tuple(sorted((*s.bag[seat], t))))
         if node == D_ROOM:
             _room_made(s)
         return
@@ -249,14 +252,14 @@ def apply_decision(s: HorusState, a: int) -> None:
             _room_made(s)
         return
     if A_DISCARD_BAG <= a < A_DISCARD_BAG + cp.NUM_CARD_TYPES:
-        s.bag[seat].remove(a - A_DISCARD_BAG)
+        s.bag = replaced(s.bag, seat, removed(s.bag[seat], a - A_DISCARD_BAG))
         s.discard.append(a - A_DISCARD_BAG)
         s.discard.sort()
         return
     if node == D_WLL:
         if a == A_DONE_STAMINA:
-            s.ability_used[seat] = True
-            s.stamina[seat] = True
+            s.ability_used = replaced(s.ability_used, seat, True)
+            s.stamina = replaced(s.stamina, seat, True)
         flow.set_wll(s, seat)
         s.turn_i += 1
         return
@@ -266,7 +269,7 @@ def apply_decision(s: HorusState, a: int) -> None:
         s.square[seat] = nb
         events: list[tuple[int, int, int]] = []
         if a >= A_JUMP_DODGE:
-            s.ability_used[seat] = True
+            s.ability_used = replaced(s.ability_used, seat, True)
         elif s.supply[cp.BLOCK_WOUND] > 0:
             s.supply[cp.BLOCK_WOUND] -= 1
             events.append((E_GIVE, seat, cp.BLOCK_WOUND))
@@ -275,7 +278,7 @@ def apply_decision(s: HorusState, a: int) -> None:
         return
     if node == D_REACT:
         if a == A_USE_REACTION:
-            s.ability_used[seat] = True
+            s.ability_used = replaced(s.ability_used, seat, True)
             s.discard.append(s.node_arg)
             s.discard.sort()
         else:
@@ -298,15 +301,13 @@ def apply_decision(s: HorusState, a: int) -> None:
             _discard_to_pile(s, seat, cp.CROWBAR)
             flow.lock_success(s)
         elif a == A_LOCKPICKING:
-            s.ability_used[seat] = True
+            s.ability_used = replaced(s.ability_used, seat, True)
             flow.lock_success(s)
         else:
             mask = a - A_REROLL + 1
             s.actions[seat] -= 1
             s.lock_to_roll = mask
-            for i in range(cp.NUM_DICE):
-                if mask >> i & 1:
-                    s.lock_dice[i] = 0
+            s.lock_dice = tuple(0 if mask >> i & 1 else d for i, d in enumerate(s.lock_dice))
         return
     # --- D_TURN ------------------------------------------------------------------------
     if a == A_DONE:
@@ -327,14 +328,14 @@ def apply_decision(s: HorusState, a: int) -> None:
     if a == A_LEAVE:
         s.actions[seat] -= 1
         s.status[seat] = ESCAPED
-        chests = sum(1 for t in s.hand[seat] + s.bag[seat] if cp.CARD_KIND[t] == cp.CHEST)
+        chests = sum(1 for t in (*s.hand[seat], *s.bag[seat]) if cp.CARD_KIND[t] == cp.CHEST)
         s.queue += [(E_CHEST, seat, 0)] * chests
         return
     if A_OPEN <= a < A_TAKE:
         k = a - A_OPEN
         s.actions[seat] -= 1
         if s.sarc_card[k] >= 0:  # already drawn for a Linguistics peek
-            s.sarc_state[k] = 1
+            s.sarc_state = replaced(s.sarc_state, k, 1)
         else:
             s.queue.append((E_SARC, seat, k))
         return
@@ -343,24 +344,24 @@ def apply_decision(s: HorusState, a: int) -> None:
         _then_with_room(s, seat, (E_TAKE, seat, a - A_TAKE))
         return
     if A_PEEK <= a < A_PICK:
-        s.ability_used[seat] = True
+        s.ability_used = replaced(s.ability_used, seat, True)
         s.queue.append((E_SARC, seat, a - A_PEEK + PEEK_FLAG))
         return
     if A_PICK <= a < A_REROLL:
         s.actions[seat] -= 1
         s.lock_god = a - A_PICK
-        s.lock_dice = [0] * cp.NUM_DICE
+        s.lock_dice = (0,) * cp.NUM_DICE
         s.lock_to_roll = (1 << cp.NUM_DICE) - 1
         return
     if A_SHOOT <= a < A_UDJAT:
-        s.ability_used[seat] = True
-        s.mummy_down[a - A_SHOOT] = True
+        s.ability_used = replaced(s.ability_used, seat, True)
+        s.mummy_down = replaced(s.mummy_down, a - A_SHOOT, True)
         return
     if a in (A_UDJAT, A_CLAIRVOYANCE):
         if a == A_UDJAT:
             _discard_to_pile(s, seat, cp.UDJAT)
         else:
-            s.ability_used[seat] = True
+            s.ability_used = replaced(s.ability_used, seat, True)
         s.udjat_round = True
         s.queue.append((E_CHECK, seat, 0))
         return

@@ -12,10 +12,14 @@ from __future__ import annotations
 
 import itertools
 import tomllib
-from pathlib import Path
 from typing import Any
 
-_DATA: dict[str, Any] = tomllib.loads((Path(__file__).parent / "horus.toml").read_text("utf-8"))
+from necropolis.engine.balance import read_components
+
+# The packaged file, or a changed copy a balance report's "what if" names (read_components).
+_DATA: dict[str, Any] = tomllib.loads(
+    read_components("horus", "necropolis.games.horus", "horus.toml")
+)
 
 # --- areas --------------------------------------------------------------------------
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from necropolis.engine.frozen import replaced
 from necropolis.games.horus import actions
 from necropolis.games.horus import components as cp
 from necropolis.games.horus.codes import (
@@ -97,7 +98,7 @@ def apply_chance(s: HorusState, a: int) -> None:
         s.turn_i += 1
     elif node == C_LOCK_DIE:
         i = s.node_arg
-        s.lock_dice[i] = a + 1
+        s.lock_dice = replaced(s.lock_dice, i, a + 1)
         s.lock_to_roll &= ~(1 << i)
         if s.lock_to_roll == 0 and lock_missing(s) == 0:
             lock_success(s)
@@ -115,18 +116,19 @@ def apply_chance(s: HorusState, a: int) -> None:
     elif node == C_SARC:
         k = s.node_arg % PEEK_FLAG
         s.supply[a] -= 1
-        s.sarc_card[k] = a
+        s.sarc_card = replaced(s.sarc_card, k, a)
         if s.node_arg >= PEEK_FLAG:
-            s.peeked_by[k] = s.node_seat
+            s.peeked_by = replaced(s.peeked_by, k, s.node_seat)
         else:
-            s.sarc_state[k] = 1
+            s.sarc_state = replaced(s.sarc_state, k, 1)
     elif node == C_BLOCK:
         fall(s, a)
     elif node == C_CHECK:
         s.check_block = a
         s.queue.insert(0, (E_CHECK_DECIDE, s.node_seat, 0))
     elif node == C_CHEST:
-        s.chest_rolls[s.node_seat].append(a + 1)
+        seat = s.node_seat
+        s.chest_rolls = replaced(s.chest_rolls, seat, (*s.chest_rolls[seat], a + 1))
 
 
 def reaction_possible(s: HorusState, seat: int, deck: int, t: int) -> bool:
@@ -156,7 +158,7 @@ def lock_success(s: HorusState) -> None:
     seat = s.order[s.turn_i]
     s.lock_god = -1
     s.lock_to_roll = 0
-    s.alcove_idol[g] = False
+    s.alcove_idol = replaced(s.alcove_idol, g, False)
     s.queue.append((E_GIVE, seat, cp.IDOL_CARD[g]))
     if g == cp.HORUS:
         s.queue.append((E_HORUS_BLOCK, seat, 0))
@@ -252,7 +254,7 @@ def add_card(s: HorusState, seat: int, t: int) -> None:
 def return_card(s: HorusState, t: int) -> None:
     """A card that could not be taken goes back where it came from."""
     if cp.CARD_KIND[t] == cp.IDOL:
-        s.alcove_idol[cp.CARD_GOD[t]] = True
+        s.alcove_idol = replaced(s.alcove_idol, cp.CARD_GOD[t], True)
     else:
         s.supply[t] += 1
 
@@ -260,11 +262,11 @@ def return_card(s: HorusState, t: int) -> None:
 def mummify(s: HorusState, seat: int, m: int) -> None:
     """The adventurer rises as a mummy of the same section, facing the other way."""
     s.status[seat] = MUMMIFIED
-    s.mummy_section.append(s.mummy_section[m])
+    s.mummy_section = (*s.mummy_section, s.mummy_section[m])
     s.mummy_pos.append(s.mummy_pos[m])
     s.mummy_facing.append(-s.mummy_facing[m])
-    s.mummy_down.append(False)
-    s.mummy_seat.append(seat)
+    s.mummy_down = (*s.mummy_down, False)
+    s.mummy_seat = (*s.mummy_seat, seat)
 
 
 def touches(s: HorusState, square: int, m: int) -> list[tuple[int, int, int]]:
@@ -282,7 +284,7 @@ def move_mummies(s: HorusState) -> None:
     for m in range(len(s.mummy_pos)):
         path = cp.SECTIONS[s.mummy_section[m]]
         if s.mummy_down[m]:  # a shot mummy gets up instead of moving, and touches
-            s.mummy_down[m] = False
+            s.mummy_down = replaced(s.mummy_down, m, False)
             events += touches(s, path[s.mummy_pos[m]], m)
             continue
         if steps == 0:  # still together from one round to the next
@@ -342,8 +344,8 @@ def handle_event(s: HorusState, ev: tuple[int, int, int]) -> bool:
         return _wait(s, C_DRAW, seat, arg)
     if code == E_TAKE:
         t = s.sarc_card[arg]
-        s.sarc_state[arg] = 2
-        s.sarc_card[arg] = -1
+        s.sarc_state = replaced(s.sarc_state, arg, 2)
+        s.sarc_card = replaced(s.sarc_card, arg, -1)
         s.queue.insert(0, (E_GIVE, seat, t))
         return False
     if code == E_CHEST:
@@ -380,16 +382,16 @@ def start_round(s: HorusState) -> None:
     s.order = [(s.dice_keeper + i) % n for i in range(n)]
     s.turn_i = 0
     s.udjat_round = False
-    s.stamina = [False] * n
+    s.stamina = (False,) * n
     s.actions = [0] * n
     # the level the cards give before this round's discards (shown while adjusting)
-    s.wll = [cp.WLL_TABLE[len(h)] for h in s.hand]
+    s.wll = tuple(cp.WLL_TABLE[len(h)] for h in s.hand)
     s.dice = [0] * cp.NUM_DICE
 
 
 def set_wll(s: HorusState, seat: int) -> None:
     level = cp.WLL_TABLE[len(s.hand[seat])]
-    s.wll[seat] = level - 1 if s.stamina[seat] else level
+    s.wll = replaced(s.wll, seat, level - 1 if s.stamina[seat] else level)
 
 
 def cursed_dice(s: HorusState, seat: int) -> int:

@@ -1,4 +1,7 @@
-"""The table language of The Pyramid of Horus: log entries, prompts, descriptors, scores.
+"""The table language of The Pyramid of Horus, its log: the English catalog of every kind
+and the entries each action makes. (Prompts and action descriptors are in
+:mod:`.prompts`, the score breakdown in :mod:`.breakdown`, the board's geometry in
+:mod:`.layout`.)
 
 Everything here is computed on demand from states, never inside the rules' hot path:
 ``narrate`` compares the state before an action with the state after it (and the action)
@@ -8,9 +11,7 @@ jumps, crushing, sealing, escapes and chests, the end), each only as far as the 
 know it: a card found is named to everyone under the normal rules (the finder shows it
 briefly) but only to its finder under total secrecy; a face-down card put away or
 discarded stays a back; a sarcophagus read with Linguistics and a block checked with
-Udjat or Clairvoyance are named to their player alone. ``prompt``, ``action_info`` and
-``score_breakdown`` speak to the acting seat from what it may see, and ``board_layout``
-turns ``horus.toml``'s board into JSON-ready geometry for drawing it.
+Udjat or Clairvoyance are named to their player alone.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import TYPE_CHECKING, Any
 
-from necropolis.engine.language import ActionInfo, LogEntry, Prompt, SeatScore
+from necropolis.engine.language import LogEntry
 from necropolis.games.horus import components as cp
 from necropolis.games.horus.codes import (
     A_BAG_PUT,
@@ -56,9 +57,7 @@ from necropolis.games.horus.codes import (
     D_JUMP,
     D_LOCK,
     D_REACT,
-    D_ROOM,
     D_SETUP,
-    D_TURN,
     D_WLL,
     ESCAPED,
     FIRST_CHANCE,
@@ -158,8 +157,8 @@ MESSAGES: dict[str, str] = {
     "no_winner": "Nobody got out alive: the pyramid won",
     # --- prompts ---------------------------------------------------------------------------
     "ask_adventurer": "Choose your adventurer and the entrance where you start",
-    "ask_level": "Discard what you no longer want, then keep the rest: {cards|# card|# cards}"
-    " give wound and load level {level}",
+    "ask_level": "Discard what you no longer want, then keep the rest:"
+    " {cards|# card gives|# cards give} wound and load level {level}",
     "ask_action": "Choose your next action: {actions|# action|# actions} left",
     "ask_free": "No actions left: use equipment or an ability, or end your turn",
     "ask_lock": "Roll the lock dice again or stop: the {god} lock still needs"
@@ -229,8 +228,8 @@ MESSAGES: dict[str, str] = {
     "tiebreak_idol_value": "Value of idols held: {value}",
 }
 
-_ENTRANCE_NAMES = ("west", "east")
-_STATUS_TERMS = (
+ENTRANCE_NAMES = ("west", "east")
+STATUS_TERMS = (
     "not placed",
     "in the pyramid",
     "escaped",
@@ -238,9 +237,9 @@ _STATUS_TERMS = (
     "sealed in",
     "turned into a mummy",
 )
-_AREA_TERMS = cp.AREA_NAMES
-_ORIGIN_TERMS = cp.ORIGIN_WORDS
-_GOD_TERMS = tuple(g.capitalize() for g in cp.GODS)
+AREA_TERMS = cp.AREA_NAMES
+ORIGIN_TERMS = cp.ORIGIN_WORDS
+GOD_TERMS = tuple(g.capitalize() for g in cp.GODS)
 _SECTION_TERMS = tuple(s.capitalize() for s in cp.SECTION_NAMES)
 _WOUND_KIND = {
     cp.SNAKE: "bitten_by_snake",
@@ -276,6 +275,13 @@ class _Log:
         """An entry of the acting seat (``seat`` in params names another subject)."""
         self.entries.append(self.after.entry(self.index, kind, self.actor, params, self.viewer))
 
+    def about(self, seat: int | None, kind: str, **params: Any) -> None:
+        """An entry that belongs to ``seat`` (None: to nobody), whoever acted: the page
+        shows it in that seat's colour."""
+        if seat is not None:
+            params["seat"] = seat
+        self.entries.append(self.after.entry(self.index, kind, seat, params, self.viewer))
+
 
 def narrate(
     after: HorusState, before: HorusState, action: int, viewer: int | None
@@ -303,7 +309,7 @@ def _chance(log: _Log, b: HorusState, a: HorusState, action: int) -> None:
         log.add("lock_die", colour=cp.DIE_COLOURS[b.node_arg], value=action + 1)
     elif node == C_DRAW:
         finder = b.node_seat
-        deck = _ORIGIN_TERMS[b.node_arg]
+        deck = ORIGIN_TERMS[b.node_arg]
         if not b.secrecy or viewer == finder:
             log.add("found", finder_seat=finder, card=card_term(action), deck=deck)
         else:
@@ -329,7 +335,7 @@ def _decision(log: _Log, b: HorusState, a: HorusState, act: int) -> None:
             "chose_adventurer",
             adventurer=cp.ADVENTURERS[adv],
             ability=cp.ABILITIES[adv],
-            entrance=_ENTRANCE_NAMES[e],
+            entrance=ENTRANCE_NAMES[e],
         )
         return
     if act in HEALS:
@@ -341,19 +347,19 @@ def _decision(log: _Log, b: HorusState, a: HorusState, act: int) -> None:
         if viewer == seat:
             log.add("bagged", card=card_term(t))
         else:
-            log.add("bagged_hidden", deck=_ORIGIN_TERMS[cp.CARD_ORIGIN[t]])
+            log.add("bagged_hidden", deck=ORIGIN_TERMS[cp.CARD_ORIGIN[t]])
         return
     if A_DISCARD <= act < A_DISCARD + cp.NUM_CARD_TYPES:
         t = act - A_DISCARD
         if _face_down_to(a, t, viewer, seat):
-            log.add("discarded_hidden", deck=_ORIGIN_TERMS[cp.CARD_ORIGIN[t]])
+            log.add("discarded_hidden", deck=ORIGIN_TERMS[cp.CARD_ORIGIN[t]])
         else:
             log.add("discarded", card=card_term(t))
         return
     if A_DISCARD_BAG <= act < A_DISCARD_BAG + cp.NUM_CARD_TYPES:
         t = act - A_DISCARD_BAG
         if _face_down_to(a, t, viewer, seat):
-            log.add("discarded_from_bag_hidden", deck=_ORIGIN_TERMS[cp.CARD_ORIGIN[t]])
+            log.add("discarded_from_bag_hidden", deck=ORIGIN_TERMS[cp.CARD_ORIGIN[t]])
         else:
             log.add("discarded_from_bag", card=card_term(t))
         return
@@ -387,7 +393,7 @@ def _decision(log: _Log, b: HorusState, a: HorusState, act: int) -> None:
         elif act == A_LOCKPICKING:
             log.add("lockpicking")
         else:
-            dice = _mask_dice(act - A_REROLL + 1)
+            dice = mask_dice(act - A_REROLL + 1)
             log.add("rerolled", count=len(dice), dice=dice)
         return
     # D_TURN
@@ -404,21 +410,21 @@ def _decision(log: _Log, b: HorusState, a: HorusState, act: int) -> None:
         log.add(
             "moved_into" if into else "moved",
             direction=cp.DIRECTION_NAMES[d],
-            area=_AREA_TERMS[cp.AREA[dest]],
+            area=AREA_TERMS[cp.AREA[dest]],
             square=dest,
         )
     elif act == A_SEARCH:
-        log.add("searched", area=_AREA_TERMS[cp.AREA[b.square[seat]]])
+        log.add("searched", area=AREA_TERMS[cp.AREA[b.square[seat]]])
     elif act == A_LEAVE:
         log.add("left", cards=len(b.hand[seat]) + len(b.bag[seat]))
     elif A_OPEN <= act < A_TAKE:
-        log.add("opened", god=_sarc_god(act - A_OPEN), sarcophagus=act - A_OPEN)
+        log.add("opened", god=sarc_god(act - A_OPEN), sarcophagus=act - A_OPEN)
     elif A_TAKE <= act < A_PEEK:
         pass  # told when the treasure reaches the hand (perhaps after making room)
     elif A_PEEK <= act < A_PICK:
-        log.add("linguistics", god=_sarc_god(act - A_PEEK), sarcophagus=act - A_PEEK)
+        log.add("linguistics", god=sarc_god(act - A_PEEK), sarcophagus=act - A_PEEK)
     elif A_PICK <= act < A_REROLL:
-        log.add("began_lock", god=_GOD_TERMS[act - A_PICK])
+        log.add("began_lock", god=GOD_TERMS[act - A_PICK])
     elif A_SHOOT <= act < A_UDJAT:
         m = act - A_SHOOT
         if b.mummy_seat[m] >= 0:
@@ -431,12 +437,12 @@ def _decision(log: _Log, b: HorusState, a: HorusState, act: int) -> None:
         log.add("clairvoyance")
 
 
-def _mask_dice(mask: int) -> list[str]:
+def mask_dice(mask: int) -> list[str]:
     return [cp.DIE_COLOURS[i] for i in range(cp.NUM_DICE) if mask >> i & 1]
 
 
-def _sarc_god(k: int) -> str:
-    return _GOD_TERMS[cp.SARCOPHAGI[k][0]]
+def sarc_god(k: int) -> str:
+    return GOD_TERMS[cp.SARCOPHAGI[k][0]]
 
 
 def mummy_walks(s: HorusState) -> list[tuple[int, list[int], bool]]:
@@ -515,26 +521,28 @@ def _consequences(
         if b.sarc_state[k] == 0 and a.sarc_state[k] == 1:
             log.add(
                 "sarcophagus_revealed",
-                god=_sarc_god(k),
+                god=sarc_god(k),
                 sarcophagus=k,
                 card=card_term(a.sarc_card[k]),
             )
         if b.peeked_by[k] != a.peeked_by[k] and a.peeked_by[k] == viewer:
             log.add(
-                "read", seat=viewer, god=_sarc_god(k), sarcophagus=k, card=card_term(a.sarc_card[k])
+                "read", seat=viewer, god=sarc_god(k), sarcophagus=k, card=card_term(a.sarc_card[k])
             )
         if b.sarc_state[k] == 1 and a.sarc_state[k] == 2:
             t = b.sarc_card[k]
             taker = b.node_seat
             taken[taker] = t
-            log.add("took_treasure", seat=taker, god=_sarc_god(k), sarcophagus=k, card=card_term(t))
+            log.add("took_treasure", seat=taker, god=sarc_god(k), sarcophagus=k, card=card_term(t))
     # a lock opened (the idol may wait for room to be made), or held for want of actions
     if b.lock_god >= 0 and b.alcove_idol[b.lock_god] and not a.alcove_idol[b.lock_god]:
-        log.add("lock_opened", seat=b.order[b.turn_i], god=_GOD_TERMS[b.lock_god])
+        log.add("lock_opened", seat=b.order[b.turn_i], god=GOD_TERMS[b.lock_god])
     elif b.lock_god >= 0 and a.lock_god < 0 and b.node == C_LOCK_DIE:
-        log.add("lock_held", seat=b.order[b.turn_i], god=_GOD_TERMS[b.lock_god])
+        log.add("lock_held", seat=b.order[b.turn_i], god=GOD_TERMS[b.lock_god])
     # cards reaching each seat: idols and wounds (other cards were told as found or taken)
     for seat in range(b.n):
+        if a.hand[seat] == b.hand[seat] and a.bag[seat] == b.bag[seat]:
+            continue  # nothing reached it (most actions, most seats): no counting
         gained = Counter(a.hand[seat]) + Counter(a.bag[seat])
         gained.subtract(Counter(b.hand[seat]) + Counter(b.bag[seat]))
         if seat in taken:
@@ -546,11 +554,11 @@ def _consequences(
                 kind = cp.CARD_KIND[t]
                 if kind == cp.IDOL:
                     god = cp.CARD_GOD[t]
-                    log.add("took_idol", seat=seat, god=_GOD_TERMS[god])
+                    log.add("took_idol", seat=seat, god=GOD_TERMS[god])
                     log.add(
                         "cursed",
                         seat=seat,
-                        god=_GOD_TERMS[god],
+                        god=GOD_TERMS[god],
                         colour=cp.DIE_COLOURS[cp.IDOL_CURSE_DIE[god]],
                     )
                 elif t == cp.MUMMY_WOUND:
@@ -590,7 +598,7 @@ def _consequences(
             for g in range(len(cp.GODS)):
                 die = cp.IDOL_CURSE_DIE[g]
                 if cp.IDOL_CARD[g] in a.hand[seat] and cursed >> die & 1:
-                    log.add("die_cursed", seat=seat, colour=cp.DIE_COLOURS[die], god=_GOD_TERMS[g])
+                    log.add("die_cursed", seat=seat, colour=cp.DIE_COLOURS[die], god=GOD_TERMS[g])
             log.add("actions_counted", seat=seat, actions=a.actions[seat], level=a.wll[seat])
     if a.round != b.round:
         log.add("round_began", round=a.round, keeper_seat=a.dice_keeper)
@@ -599,398 +607,20 @@ def _consequences(
 
 
 def _the_end(log: _Log, a: HorusState) -> None:
-    log.add("game_over")
+    # Each line is its seat's, not the last actor's; the end itself is nobody's.
+    log.about(None, "game_over")
     scores = a.scores()
     for seat in range(a.n):
         if a.status[seat] == ESCAPED:
-            log.add("final_score", seat=seat, points=int(scores[seat]))
+            log.about(seat, "final_score", points=int(scores[seat]))
         else:
-            log.add("final_fate", seat=seat, status=_STATUS_TERMS[a.status[seat]])
+            log.about(seat, "final_fate", status=STATUS_TERMS[a.status[seat]])
     returns = a.returns()
     winners = [s for s in range(a.n) if returns[s] > 0]
     if not winners:
-        log.add("no_winner")
+        log.about(None, "no_winner")
     for seat in winners:
-        log.add("won" if len(winners) == 1 else "shared_win", seat=seat)
+        log.about(seat, "won" if len(winners) == 1 else "shared_win")
 
 
 # --- prompts ----------------------------------------------------------------------------------
-
-
-def prompt(s: HorusState, seat: int | None) -> Prompt | None:
-    """What ``seat`` is asked now, and why (None for a seat not acting)."""
-    if seat is None or s.node >= FIRST_CHANCE or s.node_seat != seat:
-        return None
-    node = s.node
-    params: dict[str, Any]
-    if node == D_SETUP:
-        kind, params = "ask_adventurer", {}
-    elif node == D_WLL:
-        cards = len(s.hand[seat])
-        kind, params = "ask_level", {"cards": cards, "level": cp.WLL_TABLE[cards]}
-    elif node == D_TURN:
-        left = s.actions[seat]
-        kind, params = ("ask_action", {"actions": left}) if left else ("ask_free", {})
-    elif node == D_LOCK:
-        from necropolis.games.horus.flow import lock_missing
-
-        god = _GOD_TERMS[s.lock_god]
-        if s.actions[seat] > 0:
-            kind = "ask_lock"
-            params = {"god": god, "missing": lock_missing(s), "actions": s.actions[seat]}
-        else:
-            kind, params = "ask_lock_tools", {"god": god}
-    elif node == D_ROOM:
-        if s.node_arg >= 0:
-            kind, params = "ask_room", {"card": card_term(s.node_arg)}
-        else:
-            kind, params = "ask_room_action", {}
-    elif node == D_JUMP:
-        kind, params = "ask_jump", {"number": cp.SQUARE_NUMBER[s.node_arg]}
-    elif node == D_REACT:
-        t = s.node_arg
-        if t in (cp.SNAKE, cp.SCORPION, cp.CROCODILE):
-            ability = cp.ABILITIES[s.adventurer[seat]]
-            kind, params = "ask_react", {"card": card_term(t), "ability": ability}
-        else:
-            kind, params = "ask_react_keep", {"card": card_term(t)}
-    elif node == D_CHECK:
-        kind, params = "ask_block", {"number": s.check_block + 1}
-    else:  # pragma: no cover - every decision node is listed above
-        return None
-    return {"kind": kind, "params": params, "text": s.game.message(kind, params, seat)}
-
-
-# --- action descriptors ---------------------------------------------------------------------
-
-
-def action_info(s: HorusState, act: int) -> ActionInfo:
-    """A legal decision's descriptor, for the seat that may take it."""
-    seat = s.node_seat
-    kind, params, targets = _describe(s, seat, act)
-    return {
-        "action": act,
-        "kind": kind,
-        "params": params,
-        "targets": targets,
-        "text": s.game.message(kind, params, seat),
-    }
-
-
-def _describe(s: HorusState, seat: int, act: int) -> tuple[str, dict[str, Any], list[str]]:
-    node = s.node
-    if node == D_SETUP:
-        adv, e = divmod(act - A_SETUP, 2)
-        params = {
-            "adventurer": cp.ADVENTURERS[adv],
-            "ability": cp.ABILITIES[adv],
-            "entrance": _ENTRANCE_NAMES[e],
-        }
-        return "do_choose_adventurer", params, [f"adventurer:{adv}", f"square:{cp.ENTRANCES[e]}"]
-    if act in HEALS:
-        kit, wound = HEALS[act]
-        params = {"kit": card_term(kit), "wound": card_term(wound)}
-        return "do_heal", params, [f"card:{kit}", f"card:{wound}"]
-    if A_BAG_PUT <= act < A_BAG_PUT + cp.NUM_CARD_TYPES:
-        t = act - A_BAG_PUT
-        return "do_put_in_bag", {"card": card_term(t)}, [f"card:{t}"]
-    if A_DISCARD <= act < A_DISCARD + cp.NUM_CARD_TYPES:
-        t = act - A_DISCARD
-        if node == D_WLL:
-            left = len(s.hand[seat]) - 1
-            after: dict[str, Any] = {
-                "card": card_term(t),
-                "cards": left,
-                "level": cp.WLL_TABLE[left],
-            }
-            return "do_discard_for_level", after, [f"card:{t}"]
-        return "do_discard", {"card": card_term(t)}, [f"card:{t}"]
-    if A_DISCARD_BAG <= act < A_DISCARD_BAG + cp.NUM_CARD_TYPES:
-        t = act - A_DISCARD_BAG
-        return "do_discard_from_bag", {"card": card_term(t)}, [f"bag:{t}"]
-    if node == D_WLL:
-        level = cp.WLL_TABLE[len(s.hand[seat])]
-        if act == A_DONE_STAMINA:
-            return "do_keep_rest_stamina", {"level": level - 1}, []
-        return "do_keep_rest", {"level": level}, []
-    if node == D_JUMP:
-        d = (act - A_JUMP) % 4
-        dest = cp.NEIGHBOURS[s.node_arg][d]
-        direction = cp.DIRECTION_NAMES[d]
-        if act >= A_JUMP_DODGE:
-            return "do_jump_dodge", {"direction": direction}, [f"square:{dest}"]
-        mummies = len(s.mummies_at(dest))
-        if mummies:
-            jump: dict[str, Any] = {"direction": direction, "mummies": mummies}
-            return "do_jump_to_mummy", jump, [f"square:{dest}"]
-        kind = "do_jump_hurt" if s.supply[cp.BLOCK_WOUND] > 0 else "do_jump"
-        return kind, {"direction": direction}, [f"square:{dest}"]
-    if node == D_REACT:
-        t = s.node_arg
-        if act == A_USE_REACTION:
-            ability = cp.ABILITIES[s.adventurer[seat]]
-            return "do_use_reaction", {"ability": ability, "card": card_term(t)}, []
-        return "do_keep_card", {"card": card_term(t)}, []
-    if node == D_CHECK:
-        if act == A_KEEP_BLOCK:
-            number = s.check_block + 1
-            return "do_keep_block", {"number": number}, [f"square:{cp.BLOCK_SQUARE[number - 1]}"]
-        return "do_return_block", {}, []
-    if node == D_LOCK:
-        if act == A_DONE:
-            return "do_stop_lock", {}, []
-        if act == A_CROWBAR:
-            return "do_crowbar", {}, [f"card:{cp.CROWBAR}"]
-        if act == A_LOCKPICKING:
-            return "do_lockpicking", {}, []
-        mask = act - A_REROLL + 1
-        dice = _mask_dice(mask)
-        targets = [f"die:{i}" for i in range(cp.NUM_DICE) if mask >> i & 1]
-        return "do_reroll", {"count": len(dice), "dice": dice}, targets
-    # D_TURN
-    if act == A_DONE:
-        left = s.actions[seat]
-        return ("do_end_turn_early", {"actions": left}, []) if left else ("do_end_turn", {}, [])
-    if A_MOVE <= act < A_MOVE + 4:
-        d = act - A_MOVE
-        dest = cp.NEIGHBOURS[s.square[seat]][d]
-        params = {"direction": cp.DIRECTION_NAMES[d], "area": _AREA_TERMS[cp.AREA[dest]]}
-        mummies = len(s.mummies_at(dest))
-        if mummies:
-            return "do_move_to_mummy", {**params, "mummies": mummies}, [f"square:{dest}"]
-        return "do_move", params, [f"square:{dest}"]
-    if act == A_SEARCH:
-        area = cp.AREA[s.square[seat]]
-        deck = _ORIGIN_TERMS[cp.DECK_OF_AREA[area]]
-        kind = "do_search_make_room" if len(s.hand[seat]) >= cp.CARD_LIMIT else "do_search"
-        return kind, {"area": _AREA_TERMS[area], "deck": deck}, []
-    if act == A_LEAVE:
-        return "do_leave", {"cards": len(s.hand[seat]) + len(s.bag[seat])}, []
-    if A_OPEN <= act < A_TAKE:
-        k = act - A_OPEN
-        if s.sarc_card[k] >= 0 and s.peeked_by[k] == seat:
-            params = {"god": _sarc_god(k), "card": card_term(s.sarc_card[k])}
-            return "do_open_read", params, [f"sarcophagus:{k}"]
-        return "do_open", {"god": _sarc_god(k)}, [f"sarcophagus:{k}"]
-    if A_TAKE <= act < A_PEEK:
-        k = act - A_TAKE
-        params = {"god": _sarc_god(k), "card": card_term(s.sarc_card[k])}
-        kind = "do_take_make_room" if len(s.hand[seat]) >= cp.CARD_LIMIT else "do_take"
-        return kind, params, [f"sarcophagus:{k}"]
-    if A_PEEK <= act < A_PICK:
-        k = act - A_PEEK
-        return "do_read", {"god": _sarc_god(k)}, [f"sarcophagus:{k}"]
-    if A_PICK <= act < A_REROLL:
-        g = act - A_PICK
-        faces = [str(f) for f in cp.IDOL_LOCK[g]]
-        colour = cp.DIE_COLOURS[cp.IDOL_CURSE_DIE[g]]
-        pick: dict[str, Any] = {"god": _GOD_TERMS[g], "faces": faces, "colour": colour}
-        return "do_pick", pick, [f"alcove:{cp.GODS[g]}"]
-    if A_SHOOT <= act < A_UDJAT:
-        m = act - A_SHOOT
-        if s.mummy_seat[m] >= 0:
-            return "do_shoot_seat_mummy", {"mummy_seat": s.mummy_seat[m]}, [f"mummy:{m}"]
-        return "do_shoot", {"mummy": cp.MUMMY_NAMES[m]}, [f"mummy:{m}"]
-    if act == A_UDJAT:
-        return "do_udjat", {}, [f"card:{cp.UDJAT}"]
-    if act == A_CLAIRVOYANCE:
-        return "do_clairvoyance", {}, []
-    raise ValueError(f"action {act} is not a decision of this position")
-
-
-# --- the score ---------------------------------------------------------------------------------
-
-
-def score_breakdown(s: HorusState, viewer: int | None = None) -> list[SeatScore]:
-    """Per seat, what its score is made of: during play what the whole table sees (idols
-    lie face up, chest rolls are public), and in ``viewer``'s own row everything it
-    carries, since it sees its own cards and Bag (what escaping now would score);
-    everything once the match is over."""
-    over = s.node == N_TERMINAL
-    return [_seat_score(s, seat, over, seat == viewer) for seat in range(s.n)]
-
-
-def _seat_score(s: HorusState, seat: int, over: bool, own: bool = False) -> SeatScore:
-    parts: list[dict[str, Any]] = []
-
-    def part(kind: str, points: int, **params: Any) -> None:
-        parts.append(_score_part(s, seat, kind, points, params))
-
-    cards = s.hand[seat] + s.bag[seat]
-    idols = [t for t in cards if cp.CARD_KIND[t] == cp.IDOL]
-    idol_points = sum(cp.CARD_VALUE[t] for t in idols)
-    rolls = s.chest_rolls[seat]
-    # A seat sees all it carries; an adventurer crushed, sealed in or mummified is out.
-    out = s.status[seat] in (CRUSHED, SEALED, MUMMIFIED)
-    if (over and s.status[seat] != ESCAPED) or (own and out):
-        part("score_not_out", 0, status=_STATUS_TERMS[s.status[seat]])
-    elif over or own:
-        treasures = sum(cp.CARD_VALUE[t] for t in cards if cp.CARD_KIND[t] == cp.TREASURE)
-        necklaces = sum(cp.CARD_VALUE[t] for t in cards if cp.CARD_KIND[t] == cp.NECKLACE)
-        gods = {cp.CARD_GOD[t] for t in cards if cp.CARD_KIND[t] in (cp.TREASURE, cp.IDOL)}
-        gods.discard(-1)
-        for kind, points in (
-            ("score_treasures", treasures),
-            ("score_idols", idol_points),
-            ("score_necklaces", necklaces),
-        ):
-            if points:
-                part(kind, points)
-        if rolls:
-            part("score_chests", sum(rolls), rolls=[str(r) for r in rolls])
-        if gods:
-            part("score_variety", cp.VARIETY_BONUS[len(gods)], gods=len(gods))
-        if not parts and over:
-            part("score_nothing", 0)
-    else:
-        if idols:
-            part("score_idols", idol_points)
-        if rolls:
-            part("score_chests", sum(rolls), rolls=[str(r) for r in rolls])
-    horus = int(cp.IDOL_CARD[cp.HORUS] in idols)
-    tiebreak = [
-        {
-            "kind": "tiebreak_horus_idol",
-            "value": horus,
-            "text": s.game.message("tiebreak_horus_idol", {"value": horus}, seat),
-        },
-        {
-            "kind": "tiebreak_idol_value",
-            "value": idol_points,
-            "text": s.game.message("tiebreak_idol_value", {"value": idol_points}, seat),
-        },
-    ]
-    total = sum(p["points"] for p in parts)
-    return {"seat": seat, "parts": parts, "total": total, "tiebreak": tiebreak}
-
-
-def _score_part(
-    s: HorusState, seat: int, kind: str, points: int, params: dict[str, Any]
-) -> dict[str, Any]:
-    full = {**params, "points": points}
-    text = s.game.message(kind, full, seat)
-    return {"kind": kind, "params": full, "points": points, "text": text}
-
-
-# --- the board's geometry ------------------------------------------------------------------------
-
-
-def _side(square: int, preference: tuple[int, ...]) -> str:
-    """The first side (by ``preference``) of ``square`` with no square beyond it: where a
-    sarcophagus or an alcove lies in the wall."""
-    r, c = cp.SQUARE_POS[square]
-    for d in preference:
-        dr, dc = cp.DIRECTIONS[d]
-        if (r + dr, c + dc) not in cp.SQUARE_AT:
-            return cp.DIRECTION_NAMES[d]
-    raise AssertionError(f"square {square} has no wall side")
-
-
-_AREA_IDS = ("mummies_corridor", "scorpion_pit", "crocodile_pond", "cobra_nest", "entrance")
-
-
-def board_layout() -> dict[str, Any]:
-    """The board's fixed geometry from ``horus.toml`` (documented in docs/rules/horus.md)."""
-    squares = []
-    for sq, (r, c) in enumerate(cp.SQUARE_POS):
-        squares.append(
-            {
-                "id": sq,
-                "x": c,
-                "y": r,
-                "area": _AREA_IDS[cp.AREA[sq]],
-                "block": cp.SQUARE_NUMBER[sq] or None,
-                "neighbours": {
-                    cp.DIRECTION_NAMES[d]: (nb if nb >= 0 else None)
-                    for d, nb in enumerate(cp.NEIGHBOURS[sq])
-                },
-            }
-        )
-    # every edge of every square: "open" (a dotted line) or "wall" (a solid line)
-    edges = []
-    for sq, (r, c) in enumerate(cp.SQUARE_POS):
-        for d, (dr, dc) in enumerate(cp.DIRECTIONS):
-            other = cp.SQUARE_AT.get((r + dr, c + dc), -1)
-            if 0 <= other < sq:
-                continue  # listed once, from the lower id
-            # the segment between the two cells, in grid units (x right, y down)
-            if dr:
-                y = r + (1 if dr > 0 else 0)
-                segment = [[c, y], [c + 1, y]]
-            else:
-                x = c + (1 if dc > 0 else 0)
-                segment = [[x, r], [x, r + 1]]
-            edges.append(
-                {
-                    "squares": [sq, other] if other >= 0 else [sq],
-                    "kind": "open" if cp.NEIGHBOURS[sq][d] >= 0 else "wall",
-                    "from": segment[0],
-                    "to": segment[1],
-                }
-            )
-    north, east, south, west = range(4)
-    starts = [
-        {
-            "mummy": cp.MUMMY_NAMES[m],
-            "section": cp.SECTION_NAMES[sec],
-            "square": cp.SECTIONS[sec][pos],
-            "facing": facing,
-        }
-        for m, (sec, pos, facing) in enumerate(cp.MUMMY_STARTS)
-    ]
-    alternate = [
-        {
-            "mummy": cp.MUMMY_NAMES[m],
-            "section": cp.SECTION_NAMES[sec],
-            "square": cp.SECTIONS[sec][pos],
-            "facing": facing,
-        }
-        for m, (sec, pos, facing) in enumerate(cp.MUMMY_ALTERNATE_STARTS)
-    ]
-    return {
-        "width": cp.WIDTH,
-        "height": cp.HEIGHT,
-        "directions": list(cp.DIRECTION_NAMES),
-        "areas": [
-            {
-                "id": _AREA_IDS[i],
-                "name": cp.AREA_NAMES[i],
-                "deck": _ORIGIN_TERMS[cp.DECK_OF_AREA[i]] if cp.DECK_OF_AREA[i] >= 0 else None,
-            }
-            for i in range(len(_AREA_IDS))
-        ],
-        "squares": squares,
-        "edges": edges,
-        "blocks": [{"number": b + 1, "square": sq} for b, sq in enumerate(cp.BLOCK_SQUARE)],
-        "corridor": [
-            {"section": name, "squares": list(cp.SECTIONS[i])}
-            for i, name in enumerate(cp.SECTION_NAMES)
-        ],
-        "sarcophagi": [
-            {
-                "index": k,
-                "god": cp.GODS[god],
-                "square": sq,
-                "side": _side(sq, (north, west, east, south)),
-            }
-            for k, (god, sq) in enumerate(cp.SARCOPHAGI)
-        ],
-        "alcoves": [
-            {
-                "god": cp.GODS[g],
-                "squares": list(cp.ALCOVE_FRONT[g]),
-                "side": _side(cp.ALCOVE_FRONT[g][0], (north, south, west, east)),
-                "lock": list(cp.IDOL_LOCK[g]),
-                "curse_die": cp.IDOL_CURSE_DIE[g],
-                "value": cp.IDOL_VALUE[g],
-            }
-            for g in range(len(cp.GODS))
-        ],
-        "entrances": [
-            {"name": _ENTRANCE_NAMES[i], "square": sq} for i, sq in enumerate(cp.ENTRANCES)
-        ],
-        "start_squares": list(cp.ENTRANCES),
-        "mummy_starts": starts,
-        "alternate_mummy_starts": alternate,
-        "dice": list(cp.DIE_COLOURS),
-    }

@@ -175,7 +175,7 @@ def seat_features(s: HorusState) -> list[tuple[float, ...] | None]:
         if status != INSIDE and status != ESCAPED:
             rows.append(None)
             continue
-        cards = s.hand[seat] + s.bag[seat]
+        cards = [*s.hand[seat], *s.bag[seat]]
         chests = sum(1 for t in cards if cp.CARD_KIND[t] == cp.CHEST)
         load = s.points(seat) + 3.5 * (chests - len(s.chest_rolls[seat]))
         if status == ESCAPED:

@@ -1,4 +1,4 @@
-"""The state of a game of The Pyramid of Horus: slotted fields of ints and lists.
+"""The state of a game of The Pyramid of Horus: slotted fields of ints, lists and tuples.
 
 A position is the adventurers (square, status, cards in front, bag contents, ability
 used, wound and load level, actions left), the mummies (section, place on the section's
@@ -24,10 +24,21 @@ from necropolis.engine.protocol import (
     sample_chance,
     winners_share,
 )
-from necropolis.games.horus import actions, flow, narration, playout, text, view
+from necropolis.games.horus import actions, breakdown, flow, narration, playout, prompts, text, view
 from necropolis.games.horus import components as cp
 from necropolis.games.horus.codes import (
+    A_CLAIRVOYANCE,
+    A_CROWBAR,
+    A_DONE,
+    A_LEAVE,
+    A_LOCKPICKING,
+    A_OPEN,
+    A_PICK,
+    A_REROLL,
+    A_SEARCH,
+    A_UDJAT,
     D_SETUP,
+    D_TURN,
     ESCAPED,
     FIRST_CHANCE,
     N_TERMINAL,
@@ -37,6 +48,19 @@ from necropolis.games.horus.codes import (
 
 if TYPE_CHECKING:
     from necropolis.games.horus import HorusGame
+
+#: The decisions that draw or show their seat something hidden (see ``_shows_hidden``).
+SHOWS_HIDDEN = frozenset(
+    (
+        A_SEARCH,
+        *range(A_OPEN, A_PICK),
+        *range(A_REROLL, A_REROLL + 31),
+        A_CROWBAR,
+        A_LOCKPICKING,
+        A_UDJAT,
+        A_CLAIRVOYANCE,
+    )
+)
 
 
 class HorusState(State):
@@ -95,26 +119,27 @@ class HorusState(State):
         self.n = n
         #: total secrecy optional rule (every wound and searched card face down)
         self.secrecy: bool = bool(game.options["total_secrecy"])
-        self.adventurer = [-1] * n  # adventurer index chosen by each seat
+        self.adventurer: tuple[int, ...] = (-1,) * n  # adventurer index chosen by each seat
         self.square = [-1] * n  # square id of the adventurer's figure
         self.status = [UNPLACED] * n
         self.hand: list[list[int]] = [[] for _ in range(n)]  # card types in front, sorted
-        self.bag: list[list[int]] = [[] for _ in range(n)]  # card types inside the Bags
-        self.ability_used = [False] * n
-        self.wll = [0] * n  # wound and load level for this round
-        self.stamina = [False] * n  # Stamina used this round (level lowered by one)
+        self.bag: tuple[tuple[int, ...], ...] = ((),) * n  # card types inside the Bags, sorted
+        self.ability_used: tuple[bool, ...] = (False,) * n
+        self.wll: tuple[int, ...] = (0,) * n  # wound and load level for this round
+        # Stamina used this round (level lowered by one)
+        self.stamina: tuple[bool, ...] = (False,) * n
         self.actions = [0] * n  # actions left this round
-        self.chest_rolls: list[list[int]] = [[] for _ in range(n)]  # dice rolled for chests
+        self.chest_rolls: tuple[tuple[int, ...], ...] = ((),) * n  # dice rolled for chests
         starts = (
             cp.MUMMY_ALTERNATE_STARTS
             if game.options["alternate_mummy_starts"]
             else (cp.MUMMY_STARTS)
         )
-        self.mummy_section = [s for s, _, _ in starts]
+        self.mummy_section = tuple(s for s, _, _ in starts)
         self.mummy_pos = [p for _, p, _ in starts]  # index along the section's path
         self.mummy_facing = [f for _, _, f in starts]  # +1 or -1 along the path
-        self.mummy_down = [False] * len(starts)  # shot down (Shoot) until phase 4
-        self.mummy_seat = [-1] * len(starts)  # the seat whose adventurer became this mummy
+        self.mummy_down = (False,) * len(starts)  # shot down (Shoot) until phase 4
+        self.mummy_seat = (-1,) * len(starts)  # the seat whose adventurer became this mummy
         self.fallen = [False] * cp.NUM_BLOCKS  # block number - 1 -> fallen
         self.box = list(range(cp.NUM_BLOCKS))  # block numbers - 1 still in the box, sorted
         self.chosen_block = -1  # block set aside by Udjat/Clairvoyance for phase 5
@@ -124,15 +149,16 @@ class HorusState(State):
         self.supply = list(cp.CARD_COUNT)  # undrawn cards of each type (decks, piles, pools)
         for t in cp.IDOL_CARD:
             self.supply[t] = 0
-        self.alcove_idol = [True] * len(cp.GODS)
-        self.sarc_state = [0] * cp.NUM_SARCOPHAGI  # 0 closed, 1 open with treasure, 2 emptied
-        self.sarc_card = [-1] * cp.NUM_SARCOPHAGI  # content once drawn (peeked or opened)
-        self.peeked_by = [-1] * cp.NUM_SARCOPHAGI  # seat that looked inside (Linguistics)
+        self.alcove_idol = (True,) * len(cp.GODS)
+        # 0 closed, 1 open with treasure, 2 emptied
+        self.sarc_state = (0,) * cp.NUM_SARCOPHAGI
+        self.sarc_card = (-1,) * cp.NUM_SARCOPHAGI  # content once drawn (peeked or opened)
+        self.peeked_by = (-1,) * cp.NUM_SARCOPHAGI  # seat that looked inside (Linguistics)
         self.discard: list[int] = []  # sorted card types in the common discard pile
         self.dice = [0] * cp.NUM_DICE  # the action roll (0 = not rolled)
         self.mummy_dice = [0] * cp.NUM_DICE
         self.lock_god = -1  # idol whose lock is being picked, or -1
-        self.lock_dice = [0] * cp.NUM_DICE
+        self.lock_dice = (0,) * cp.NUM_DICE
         self.lock_to_roll = 0  # bitmask of lock dice still to roll
         self.dice_keeper = 0
         self.round = 0
@@ -181,7 +207,7 @@ class HorusState(State):
     def describe_action(self, action: int, observer: int | None) -> str:
         return text.action_text(self, action, observer, full=False)
 
-    # --- the table language (narration.py) -------------------------------------------------
+    # --- the table language (narration.py, prompts.py, breakdown.py) ----------------------
 
     def narrate(self, before: State, action: int, viewer: int | None) -> list[dict[str, Any]]:
         if not isinstance(before, HorusState):
@@ -191,19 +217,19 @@ class HorusState(State):
         return narration.narrate(self, before, action, viewer)
 
     def prompt(self, seat: int | None) -> dict[str, Any] | None:
-        return narration.prompt(self, seat)
+        return prompts.prompt(self, seat)
 
     def action_info(self, action: int) -> dict[str, Any]:
-        return narration.action_info(self, action)
+        return prompts.action_info(self, action)
 
     def score_breakdown(self, viewer: int | None = None) -> list[dict[str, Any]]:
-        return narration.score_breakdown(self, viewer)
+        return breakdown.score_breakdown(self, viewer)
 
     # --- outcome --------------------------------------------------------------------------
 
     def points(self, seat: int) -> int:
         """The archaeological value an escaped adventurer carries out, bonus included."""
-        cards = self.hand[seat] + self.bag[seat]
+        cards = [*self.hand[seat], *self.bag[seat]]
         total = sum(cp.CARD_VALUE[t] for t in cards if cp.CARD_KIND[t] != cp.WOUND)
         total += sum(self.chest_rolls[seat])
         gods = {cp.CARD_GOD[t] for t in cards if cp.CARD_KIND[t] in (cp.TREASURE, cp.IDOL)}
@@ -276,47 +302,54 @@ class HorusState(State):
     # --- copies, views --------------------------------------------------------------------
 
     def clone(self) -> HorusState:
-        new = self._clone_base()
+        return self._copy(self._clone_base())
+
+    def _copy(self, new: HorusState) -> HorusState:
+        """``new`` (a bare instance) given a copy of every field: the lists copied (the
+        method is quicker than a slice), the ints, bools and tuples shared. The fields
+        that change only now and then (abilities, levels, the Bags, the sarcophagi and
+        alcoves, the mummies' sections and states, the lock's dice) are tuples, which
+        the rules replace rather than change, so sharing them is safe."""
         new.n = self.n
         new.secrecy = self.secrecy
-        new.adventurer = self.adventurer[:]
-        new.square = self.square[:]
-        new.status = self.status[:]
-        new.hand = [h[:] for h in self.hand]
-        new.bag = [b[:] for b in self.bag]
-        new.ability_used = self.ability_used[:]
-        new.wll = self.wll[:]
-        new.stamina = self.stamina[:]
-        new.actions = self.actions[:]
-        new.chest_rolls = [c[:] for c in self.chest_rolls]
-        new.mummy_section = self.mummy_section[:]
-        new.mummy_pos = self.mummy_pos[:]
-        new.mummy_facing = self.mummy_facing[:]
-        new.mummy_down = self.mummy_down[:]
-        new.mummy_seat = self.mummy_seat[:]
-        new.fallen = self.fallen[:]
-        new.box = self.box[:]
+        new.adventurer = self.adventurer
+        new.square = self.square.copy()
+        new.status = self.status.copy()
+        new.hand = [h.copy() for h in self.hand]
+        new.bag = self.bag
+        new.ability_used = self.ability_used
+        new.wll = self.wll
+        new.stamina = self.stamina
+        new.actions = self.actions.copy()
+        new.chest_rolls = self.chest_rolls
+        new.mummy_section = self.mummy_section
+        new.mummy_pos = self.mummy_pos.copy()
+        new.mummy_facing = self.mummy_facing.copy()
+        new.mummy_down = self.mummy_down
+        new.mummy_seat = self.mummy_seat
+        new.fallen = self.fallen.copy()
+        new.box = self.box.copy()
         new.chosen_block = self.chosen_block
         new.chosen_known = self.chosen_known
         new.check_block = self.check_block
         new.udjat_round = self.udjat_round
-        new.supply = self.supply[:]
-        new.alcove_idol = self.alcove_idol[:]
-        new.sarc_state = self.sarc_state[:]
-        new.sarc_card = self.sarc_card[:]
-        new.peeked_by = self.peeked_by[:]
-        new.discard = self.discard[:]
-        new.dice = self.dice[:]
-        new.mummy_dice = self.mummy_dice[:]
+        new.supply = self.supply.copy()
+        new.alcove_idol = self.alcove_idol
+        new.sarc_state = self.sarc_state
+        new.sarc_card = self.sarc_card
+        new.peeked_by = self.peeked_by
+        new.discard = self.discard.copy()
+        new.dice = self.dice.copy()
+        new.mummy_dice = self.mummy_dice.copy()
         new.lock_god = self.lock_god
-        new.lock_dice = self.lock_dice[:]
+        new.lock_dice = self.lock_dice
         new.lock_to_roll = self.lock_to_roll
         new.dice_keeper = self.dice_keeper
         new.round = self.round
         new.phase = self.phase
-        new.order = self.order[:]
+        new.order = self.order.copy()
         new.turn_i = self.turn_i
-        new.queue = self.queue[:]
+        new.queue = self.queue.copy()
         new.room_then = self.room_then
         new.node = self.node
         new.node_seat = self.node_seat
@@ -328,3 +361,27 @@ class HorusState(State):
 
     def _resample(self, seat: int, rng: random.Random) -> HorusState:
         return view.resample(self, seat, rng)
+
+    # --- what a seat may take back (engine.protocol.State.reveals) ----------------------
+
+    def _shows_hidden(self, action: int) -> bool:
+        # Searching, opening, taking or peeking into a sarcophagus, checking a block
+        # (Udjat, Clairvoyance), rerolling and the lock's tools all draw or show something
+        # hidden (most through a chance event, which reveals anyway); moves, jumps, the
+        # wound and load level, discards and the bag show nothing new.
+        return action in SHOWS_HIDDEN
+
+    def skip_action(self, seat: int) -> int | None:
+        # "Done" keeps the rest of one's cards in phase 1, ends a turn with actions left
+        # in phase 3 (the rulebook: nobody has to use all their actions) and gives up a
+        # lock; where it is not offered (a jump, making room, the set-up) the seat decides.
+        if seat != self.current_player():
+            return None
+        return A_DONE if A_DONE in self._legal_actions(seat) else None
+
+    def forfeits(self, action: int) -> bool:
+        # Leaving the pyramid ends the seat's game; ending a turn with actions left gives
+        # them up.
+        if action == A_LEAVE:
+            return True
+        return self.node == D_TURN and action == A_DONE and self.actions[self.node_seat] > 0

@@ -5,7 +5,8 @@ so the command line can read it back) or, for ``describe_action``, says only wha
 observer learns: a searched card is shown to everyone under the normal rules but only to
 its finder under total secrecy; a Linguistics peek and a block checked with Udjat or
 Clairvoyance are seen by their player alone; a discarded face-down card stays face down.
-(The table's sentences are in ``narration.py``; the terminal board in ``screen.py``.)
+(The table's sentences are in ``narration.py`` and ``prompts.py``; the terminal board in
+``screen.py``.)
 """
 
 from __future__ import annotations

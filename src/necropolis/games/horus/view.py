@@ -16,6 +16,7 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING, Any
 
+from necropolis.engine.draws import randbelow
 from necropolis.games.horus import components as cp
 from necropolis.games.horus.codes import (
     D_CHECK,
@@ -308,13 +309,17 @@ def resample(s: HorusState, seat: int, rng: random.Random) -> HorusState:
     type rather than shuffling whole decks, which makes this cheap enough to run at
     every iteration of a search. Every pool is put in an order of the seat's view (card
     type, pile, block number) before a draw from it, so that one view and one generator
-    give one world whatever the hidden truth was.
+    give one world whatever the hidden truth was. Each draw is
+    :func:`~necropolis.engine.draws.randbelow`, ``rng.randrange`` done inline.
     """
-    new = s.clone()
+    new = s._copy(s._clone_base(history=False))
     # hidden slots per pile: (list holding the card, index, needs a face-down kind)
     by_origin: dict[int, list[tuple[list[int], int, bool]]] = {}
     origin_of = cp.CARD_ORIGIN
     secrecy = new.secrecy
+    # the Bags and the sarcophagi as lists for the draws to fill, made tuples again after
+    bags = [list(b) for b in new.bag]
+    sarc_card = list(new.sarc_card)
     if new.node != N_TERMINAL:  # at the end every player shows his cards
         kind = cp.CARD_KIND
         face_down = cp.FACE_DOWN
@@ -325,7 +330,7 @@ def resample(s: HorusState, seat: int, rng: random.Random) -> HorusState:
             for i, t in enumerate(hand):
                 if kind[t] != cp.IDOL and (secrecy or face_down[t]):
                     by_origin.setdefault(origin_of[t], []).append((hand, i, not secrecy))
-            bag = new.bag[p]
+            bag = bags[p]
             for i, t in enumerate(bag):
                 by_origin.setdefault(origin_of[t], []).append((bag, i, True))
     discard = new.discard
@@ -333,9 +338,9 @@ def resample(s: HorusState, seat: int, rng: random.Random) -> HorusState:
         if cp.FACE_DOWN[t]:
             by_origin.setdefault(origin_of[t], []).append((discard, i, True))
     for k in range(cp.NUM_SARCOPHAGI):
-        if new.sarc_state[k] == 0 and new.sarc_card[k] >= 0 and new.peeked_by[k] != seat:
-            t = new.sarc_card[k]
-            by_origin.setdefault(origin_of[t], []).append((new.sarc_card, k, False))
+        if new.sarc_state[k] == 0 and sarc_card[k] >= 0 and new.peeked_by[k] != seat:
+            t = sarc_card[k]
+            by_origin.setdefault(origin_of[t], []).append((sarc_card, k, False))
     supply = new.supply
     for origin in sorted(by_origin):  # met in an order that hidden types decide
         group = by_origin[origin]
@@ -343,16 +348,16 @@ def resample(s: HorusState, seat: int, rng: random.Random) -> HorusState:
         for holder, i, _ in group:
             supply[holder[i]] += 1
         types = cp.TYPES_OF_ORIGIN[origin]
-        total = sum(supply[t] for t in types)
+        total = sum(map(supply.__getitem__, types))
         down_types = _FACE_DOWN_TYPES[origin]
-        down_total = sum(supply[t] for t in down_types)
+        down_total = sum(map(supply.__getitem__, down_types))
         # constrained slots first, so that a face-down slot always finds a face-down card
         for holder, i, needs_face_down in sorted(group, key=lambda g: not g[2]):
             if needs_face_down:
-                r = rng.randrange(down_total)
+                r = randbelow(rng, down_total)
                 pick = down_types
             else:
-                r = rng.randrange(total)
+                r = randbelow(rng, total)
                 pick = types
             for t in pick:
                 r -= supply[t]
@@ -369,22 +374,24 @@ def resample(s: HorusState, seat: int, rng: random.Random) -> HorusState:
         deck = cp.CARD_ORIGIN[new.node_arg]
         supply[new.node_arg] += 1
         deck_types = cp.TYPES_OF_ORIGIN[deck]
-        r = rng.randrange(sum(supply[t] for t in deck_types))
+        r = randbelow(rng, sum(map(supply.__getitem__, deck_types)))
         for t in deck_types:
             r -= supply[t]
             if r < 0:
                 break
         new.node_arg = t
         supply[t] -= 1
-    for hand in new.hand + new.bag + [new.discard]:
+    for hand in (*new.hand, *bags, new.discard):
         hand.sort()
+    new.bag = tuple(map(tuple, bags))
+    new.sarc_card = tuple(sarc_card)
     if new.chosen_block >= 0 and new.chosen_known != seat:
         # the block set aside goes back among the others before one is drawn
         new.box.append(new.chosen_block)
         new.box.sort()
-        new.chosen_block = new.box.pop(rng.randrange(len(new.box)))
+        new.chosen_block = new.box.pop(randbelow(rng, len(new.box)))
     if new.check_block >= 0 and new.node_seat != seat:
-        new.check_block = new.box[rng.randrange(len(new.box))]
+        new.check_block = new.box[randbelow(rng, len(new.box))]
     return new
 
 

@@ -12,8 +12,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from necropolis.engine.protocol import Game, View
-from necropolis.games.luxor import narration, rules, text, view
+from necropolis.engine.balance import MatchFacts
+from necropolis.engine.protocol import Game, State, View
+from necropolis.games.luxor import layout, narration, rules, text, view
 from necropolis.games.luxor.components import HAND_SIZE, OSIRIS_USED, TREASURE_FIELDS
 from necropolis.games.luxor.state import LuxorState
 
@@ -70,10 +71,24 @@ class LuxorGame(Game):
         return narration.message(kind, params, viewer)
 
     def board_layout(self) -> dict[str, Any]:
-        return narration.board_layout()
+        return layout.board_layout()
 
     def render_view(self, v: View) -> str:
         return text.render_view(v)
+
+    def balance_facts(self, state: State) -> MatchFacts:
+        """Rounds completed; an early end is the one mid-round, after a whole round's worth
+        of turns in which nobody could move."""
+        assert isinstance(state, LuxorState)
+        return MatchFacts(
+            rounds=state.round,
+            ended_early=state.no_move_turns >= state.game.num_players,
+            seats=tuple({} for _ in range(self.num_players)),
+        )
+
+    @classmethod
+    def components_file(cls) -> str:
+        return "luxor.toml"
 
     def heuristic_policy(self) -> Policy:
         from necropolis.games.luxor import heuristic

@@ -10,11 +10,13 @@ the temple symbol under each treasure field. Nothing here changes after import.
 from __future__ import annotations
 
 import tomllib
-from importlib import resources
 from typing import Any
 
+from necropolis.engine.balance import read_components
+
+# The packaged file, or a changed copy a balance report's "what if" names (read_components).
 _DATA: dict[str, Any] = tomllib.loads(
-    resources.files("necropolis.games.luxor").joinpath("luxor.toml").read_text(encoding="utf-8")
+    read_components("luxor", "necropolis.games.luxor", "luxor.toml")
 )
 
 _PROVENANCES = {"rulebook", "public source", "reconstructed"}

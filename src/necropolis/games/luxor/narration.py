@@ -1,4 +1,6 @@
-"""Luxor's table language: log entries, prompts, action descriptors and score breakdowns.
+"""Luxor's table language, its log: the English catalog of every kind and the entries each
+action makes. (Prompts and action descriptors are in :mod:`.prompts`, the score breakdown
+in :mod:`.breakdown`, the board's geometry in :mod:`.layout`.)
 
 Everything is computed on demand from states, never inside the rules: ``narrate`` compares
 the state before an action with the state after it and retraces the turn step with the
@@ -7,7 +9,7 @@ statue wakes its adventurer), so that every event gets an entry of its own. Para
 the data file's ids (``"range_3"``, ``"vase"``, ``"cobra"``) and path indices; the English
 text writes them as words through :func:`message`. What a seat may not know (another's
 cards and scarab values) never reaches its entries. ``docs/table-language.md`` lists every
-kind with its parameters; ``board_layout`` gives the web board the path's geometry.
+kind with its parameters.
 """
 
 from __future__ import annotations
@@ -16,29 +18,22 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from necropolis.engine import language
-from necropolis.engine.errors import IllegalActionError
-from necropolis.engine.language import ActionInfo, LogEntry, Prompt, SeatScore
+from necropolis.engine.language import LogEntry
 from necropolis.games.luxor import rules, scoring
 from necropolis.games.luxor.components import (
     ANUBIS_AFTER,
     BACKS,
-    BLANK_FIELDS,
     BURIAL_CHAMBER,
     CARD_MODE,
     CARD_NAMES,
     CARD_REACH,
-    FIELD_HORUS_LEVEL,
-    FIELD_POINTS,
     FIELD_SYMBOL,
     HAND_SIZE,
     HORUS_TILE_BASE,
-    KEYS,
     MODE_ALL,
     MODE_DIE,
     MODE_DIE_RANGE,
-    MODE_FIXED,
     MODE_LAST,
-    MODE_RANGE,
     NUM_FIELDS,
     NUM_STATUES,
     NUM_VARIANTS,
@@ -48,7 +43,6 @@ from necropolis.games.luxor.components import (
     OSIRIS_VALUES,
     SARCOPHAGI,
     SCARAB_VALUES,
-    SET_POINTS,
     STAIRS,
     TEMPLE_BASE,
     TEMPLE_NAMES,
@@ -58,8 +52,6 @@ from necropolis.games.luxor.components import (
     TREASURE_POINTS,
     TREASURE_TYPES,
     TUNNEL,
-    WILD_TREASURES,
-    count_sets,
 )
 from necropolis.games.luxor.movement import (
     active_fields,
@@ -255,6 +247,7 @@ MESSAGES: Mapping[str, str] = {
     "score_scarabs": "{scarabs|# scarab|# scarabs}: {points|# point|# points}",
     "score_scarabs_hidden": "{scarabs|# scarab|# scarabs}, face down until the end",
     "tiebreak_sarcophagus": "Most valuable sarcophagus: {value}",
+    "tiebreak_no_sarcophagus": "No sarcophagus",
 }
 
 
@@ -324,7 +317,7 @@ class _Story:
         self.viewer = viewer
         self.index = before.move_number()
         self.out: list[LogEntry] = []
-        self.sleeping = before.sleeping[:]
+        self.sleeping = list(before.sleeping)
         self.entries = before.entries
         self.tiles = before.tiles
 
@@ -524,11 +517,13 @@ def _narrate_play(story: _Story, seat: int, action: int) -> None:
         _ask_field(story, seat, kind, 0)
 
 
-def _probe(b: LuxorState, kind: int, roll: int) -> LuxorState:
-    probe = b.clone()
-    probe.card = kind
-    probe.roll = roll
-    return probe
+def probe(b: LuxorState, kind: int, roll: int) -> LuxorState:
+    """A copy of ``b`` with card ``kind`` in play and die ``roll``: what the movement
+    lookups read when a step is asked about before it is decided (also by prompts.py)."""
+    copy = b.clone()
+    copy.card = kind
+    copy.roll = roll
+    return copy
 
 
 def _ask_field(story: _Story, seat: int, kind: int, roll: int) -> None:
@@ -542,7 +537,7 @@ def _ask_field(story: _Story, seat: int, kind: int, roll: int) -> None:
 
 def _ask_distance(story: _Story, seat: int, src: int, kind: int, roll: int) -> None:
     """As rules._ask_distance: a single possible distance is gone at once."""
-    options = rules.distance_options(_probe(story.b, kind, roll), seat, src)
+    options = rules.distance_options(probe(story.b, kind, roll), seat, src)
     if len(options) == 1:
         option = BACK if options[0] == rules.BACKWARD else options[0] - rules.FORWARD + 1
         final = story.move(seat, src, option)
@@ -618,324 +613,3 @@ def _narrate_end(story: _Story) -> None:
 
 
 # --- prompts ------------------------------------------------------------------------------
-
-
-def _prompt(st: LuxorState, kind: str, seat: int, **params: Any) -> Prompt:
-    return {"kind": kind, "params": params, "text": st.game.message(kind, params, seat)}
-
-
-def prompt(st: LuxorState, seat: int | None) -> Prompt | None:
-    """What ``seat`` is asked now and why; None when it is not the one to act."""
-    if seat is None or seat not in st.acting_seats():
-        return None
-    phase = st.phase
-    if phase == rules.P_PLAY:
-        left, right = rules.playable_ends(st)
-        if left and right:
-            return _prompt(st, "prompt_play", seat)
-        if left or right:
-            return _prompt(st, "prompt_play_end", seat, end="left" if left else "right")
-        return _prompt(st, "prompt_play_idle", seat)
-    if phase == rules.P_FIELD:
-        mode = CARD_MODE[st.card]
-        if mode == MODE_FIXED:
-            return _prompt(st, "prompt_adventurer_steps", seat, steps=CARD_REACH[st.card])
-        if mode == MODE_DIE:
-            return _prompt(st, "prompt_adventurer_steps", seat, steps=st.roll)
-        if mode == MODE_DIE_RANGE and st.roll > 1:
-            return _prompt(st, "prompt_adventurer_upto", seat, most=st.roll)
-        if mode == MODE_RANGE:
-            return _prompt(st, "prompt_adventurer_upto", seat, most=CARD_REACH[st.card])
-        return _prompt(st, "prompt_adventurer", seat, card=card_id(st.card))
-    if phase == rules.P_DIST:
-        return _prompt(st, "prompt_distance", seat, origin=st.from_field, card=card_id(st.card))
-    if phase == rules.P_ACT_FIELD:
-        return _prompt(st, "prompt_tile_action", seat)
-    if phase == rules.P_HORUS_TILE:
-        return _prompt(st, "prompt_horus_tile", seat, level=st.options[0])
-    if phase == rules.P_HORUS_LEVEL:
-        low, high = st.options[0], st.options[-1]
-        return _prompt(st, "prompt_horus_deck", seat, low=low, high=high)
-    if phase == rules.P_SCARAB_OR_WILD:
-        return _prompt(st, "prompt_scarab_or_wild", seat)
-    return None
-
-
-# --- action descriptors -------------------------------------------------------------------
-
-
-def _info(
-    st: LuxorState, action: int, kind: str, params: dict[str, Any], targets: list[str]
-) -> ActionInfo:
-    text = st.game.message(kind, params, st.seat)
-    return {"action": action, "kind": kind, "params": params, "targets": targets, "text": text}
-
-
-def destination(st: LuxorState, seat: int, src: int, option: int) -> tuple[str, dict[str, Any]]:
-    """The descriptor kind and parameters of moving the adventurer on ``src`` by ``option``
-    tiles (or BACK): where the steps land, where Osiris tiles carry it, and what lies there."""
-    tiles = st.tiles
-    landing = backward_dest(tiles, src) if option == BACK else forward_dest(tiles, src, option)
-    final = landing
-    while final != CHAMBER and OSIRIS_BASE <= tiles[final] < HORUS_TILE_BASE:
-        final = forward_dest(tiles, final, OSIRIS_VALUES[tiles[final] - OSIRIS_BASE])
-    pushed = final != landing
-    base = "move_back" if option == BACK else "move"
-    params: dict[str, Any] = {"origin": src, "landing": landing, "field": final}
-    if option != BACK:
-        params["steps"] = option
-    code = tiles[final] if final != CHAMBER else 0
-    if final != CHAMBER and TREASURE_BASE <= code < OSIRIS_BASE:
-        kind = code - TREASURE_BASE
-        params["treasure"] = treasure_id(kind)
-        params["points"] = TREASURE_POINTS[kind]
-        params["need"] = TREASURE_NEED[kind] - (1 if st.card in ONE_FEWER_KINDS else 0)
-        params["have"] = st.adventurers[seat * NF + final] + 1
-        return base + ("_osiris" if pushed else "") + "_treasure", params
-    params["tile"] = tile_id(code, final)
-    return base + ("_osiris" if pushed else ""), params
-
-
-def _forced_move(st: LuxorState, seat: int, kind: int) -> tuple[int, int] | None:
-    """The one move (field, tiles or BACK) a card leaves no choice about, if it is such a
-    card: one adventurer able to move it, one distance (rules._ask_field, _ask_distance)."""
-    if CARD_MODE[kind] in (MODE_DIE, MODE_DIE_RANGE, MODE_ALL, MODE_LAST):
-        return None
-    fields = field_options(st, seat, kind, 0)
-    if len(fields) != 1:
-        return None
-    options = rules.distance_options(_probe(st, kind, 0), seat, fields[0])
-    if len(options) != 1:
-        return None
-    option = BACK if options[0] == rules.BACKWARD else options[0] - rules.FORWARD + 1
-    return fields[0], option
-
-
-def action_info(st: LuxorState, action: int) -> ActionInfo:
-    """The descriptor of a legal decision of the seat to move, with its board targets."""
-    if st.current_player() < 0 or not st.is_legal(action):
-        raise IllegalActionError(action, f"luxor: action {action} is not a decision legal now")
-    seat = st.seat
-    phase = st.phase
-    if phase == rules.P_PLAY:
-        hand = st.hands[seat]
-        left = action == rules.PLAY_LEFT
-        index = 0 if left else len(hand) - 1
-        params: dict[str, Any] = {
-            "card": card_id(hand[index]),
-            "end": "left" if left else "right",
-        }
-        if not any(rules.playable_ends(st)):
-            return _info(st, action, "play_card_idle", params, [f"hand:{index}"])
-        forced = _forced_move(st, seat, hand[index])
-        if forced is None:
-            return _info(st, action, "play_card", params, [f"hand:{index}"])
-        src, option = forced
-        _, where = destination(st, seat, src, option)
-        code = st.tiles[where["field"]] if where["field"] != CHAMBER else 0
-        params.update(
-            origin=src,
-            steps=where.get("steps", 1),
-            landing=where["landing"],
-            field=where["field"],
-            tile=tile_id(code, where["field"]),
-        )
-        # One click plays the card; the board may preview the landing from the params.
-        return _info(st, action, "play_card_move", params, [f"hand:{index}"])
-    if phase == rules.P_FIELD:
-        src = action - rules.MOVE_FROM
-        options = rules.distance_options(st, seat, src)
-        if len(options) == 1:
-            option = BACK if options[0] == rules.BACKWARD else options[0] - rules.FORWARD + 1
-            kind, params = destination(st, seat, src, option)
-            return _info(st, action, kind, params, [f"field:{src}", f"field:{params['landing']}"])
-        return _info(st, action, "move_from", {"origin": src}, [f"field:{src}"])
-    if phase == rules.P_DIST:
-        option = BACK if action == rules.BACKWARD else action - rules.FORWARD + 1
-        kind, params = destination(st, seat, st.from_field, option)
-        return _info(st, action, kind, params, [f"field:{params['landing']}"])
-    if phase == rules.P_ACT_FIELD:
-        field = action - rules.ACT_AT
-        code = st.tiles[field]
-        if TREASURE_BASE <= code < OSIRIS_BASE:
-            kind_t = code - TREASURE_BASE
-            params = {
-                "field": field,
-                "treasure": treasure_id(kind_t),
-                "points": TREASURE_POINTS[kind_t],
-                "need": TREASURE_NEED[kind_t],
-                "have": st.adventurers[seat * NF + field],
-            }
-            return _info(st, action, "use_tile_treasure", params, [f"field:{field}"])
-        params = {"field": field, "tile": tile_id(code, field)}
-        return _info(st, action, "use_tile", params, [f"field:{field}"])
-    if action == rules.TAKE_KEY:
-        return _info(st, action, "take_key", {}, [])
-    if rules.HORUS_LEVEL <= action < rules.TAKE_SCARAB:
-        level = action - rules.HORUS_LEVEL + 1
-        return _info(st, action, "take_horus_card", {"level": level}, [f"horus_deck:{level}"])
-    if action == rules.TAKE_SCARAB:
-        return _info(st, action, "take_scarab", {}, [])
-    return _info(st, action, "take_wild", {}, [])
-
-
-# --- score breakdown ----------------------------------------------------------------------
-
-_PARTS = ("score_track", "score_adventurers", "score_sarcophagi", "score_keys", "score_sets")
-
-
-def score_breakdown(st: LuxorState, viewer: int | None = None) -> list[SeatScore]:
-    """Per seat the six parts of the final scoring; during play the scarabs' values stay
-    hidden (their part counts them at 0), so the total is what the seat would score now
-    without them, except in ``viewer``'s own row, whose scarabs it has seen; at the end
-    it is the score."""
-    over = st.final is not None
-    out: list[SeatScore] = []
-    tiebreak = scoring.tiebreak(st)
-    for seat in range(st.num_players):
-        row = st.final[seat] if st.final is not None else scoring.score_breakdown(st, seat)
-        parts = []
-        for i, kind in enumerate(_PARTS):
-            params: dict[str, Any] = {"points": row[i]}
-            if kind == "score_keys":
-                params["keys"] = st.keys[seat]
-            elif kind == "score_sets":
-                types = scoring.treasure_types(st, seat)
-                params["sets"] = count_sets(types, st.wilds[seat])
-            parts.append(_part(st, kind, params, row[i], seat))
-        count = sum(st.scarabs[seat])
-        if over or seat == viewer:
-            parts.append(
-                _part(st, "score_scarabs", {"points": row[5], "scarabs": count}, row[5], seat)
-            )
-        else:
-            parts.append(_part(st, "score_scarabs_hidden", {"scarabs": count}, 0, seat))
-        total = sum(p["points"] for p in parts)
-        value = tiebreak[seat]
-        out.append(
-            {
-                "seat": seat,
-                "parts": parts,
-                "total": total,
-                "tiebreak": [
-                    {
-                        "kind": "tiebreak_sarcophagus",
-                        "value": value,
-                        "text": st.game.message("tiebreak_sarcophagus", {"value": value}, seat),
-                    }
-                ],
-            }
-        )
-    return out
-
-
-def _part(
-    st: LuxorState, kind: str, params: dict[str, Any], points: int, seat: int
-) -> dict[str, Any]:
-    text = st.game.message(kind, params, seat)
-    return {"kind": kind, "params": params, "points": points, "text": text}
-
-
-# --- the board's geometry -----------------------------------------------------------------
-
-#: The path is drawn as a rectangular spiral on a grid of GRID_W x GRID_H cells, running
-#: clockwise from the bottom-left corner inwards so that the burial chamber lies at the
-#: centre of the board, as on the printed board (see docs/rules/luxor.md).
-GRID_W = 9
-GRID_H = 5
-
-
-def spiral_cells(width: int = GRID_W, height: int = GRID_H) -> list[tuple[int, int]]:
-    """Grid cells (column, row; row 0 at the top) of a clockwise spiral from the
-    bottom-left corner to the centre."""
-    cells: list[tuple[int, int]] = []
-    left, top, right, bottom = 0, 0, width - 1, height - 1
-    while left <= right and top <= bottom:
-        for y in range(bottom, top - 1, -1):  # up the left side
-            cells.append((left, y))
-        for x in range(left + 1, right + 1):  # along the top
-            cells.append((x, top))
-        if right > left:
-            for y in range(top + 1, bottom + 1):  # down the right side
-                cells.append((right, y))
-        if bottom > top:
-            for x in range(right - 1, left, -1):  # back along the bottom
-                cells.append((x, bottom))
-        left, top, right, bottom = left + 1, top + 1, right - 1, bottom - 1
-    return cells
-
-
-def field_kind(field: int) -> str:
-    if field == STAIRS:
-        return "stairs"
-    if field == CHAMBER:
-        return "burial_chamber"
-    if field in BLANK_FIELDS:
-        return "landing"
-    if field in OSIRIS_FIELDS:
-        return "osiris"
-    if FIELD_HORUS_LEVEL[field]:
-        return "horus"
-    return "treasure"
-
-
-def board_layout() -> dict[str, Any]:
-    """The path's fixed geometry from the data file, JSON-ready (docs/rules/luxor.md)."""
-    cells = spiral_cells()
-    assert len(cells) >= NUM_FIELDS
-    fields = []
-    for f in range(NUM_FIELDS):
-        x, y = cells[f]
-        fields.append(
-            {
-                "index": f,
-                "kind": field_kind(f),
-                "points": FIELD_POINTS[f],
-                "symbol": BACKS[FIELD_SYMBOL[f]] if FIELD_SYMBOL[f] >= 0 else None,
-                "horus_eyes": FIELD_HORUS_LEVEL[f],
-                "x": x,
-                "y": y,
-            }
-        )
-    statues = []
-    for i, after in enumerate(ANUBIS_AFTER):
-        (x0, y0), (x1, y1) = cells[after], cells[after + 1]
-        statues.append({"index": i, "after": after, "x": (x0 + x1) / 2, "y": (y0 + y1) / 2})
-    return {
-        "grid": {"width": GRID_W, "height": GRID_H},
-        "fields": fields,
-        "stairs": STAIRS,
-        "burial_chamber": CHAMBER,
-        "statues": statues,
-        "osiris_fields": list(OSIRIS_FIELDS),
-        "horus_fields": [
-            [f for f in range(NUM_FIELDS) if FIELD_HORUS_LEVEL[f] == lv] for lv in (1, 2, 3)
-        ],
-        "treasure_fields": list(TREASURE_FIELDS),
-        "temple_symbols": {
-            back: [f for f in range(NUM_FIELDS) if FIELD_SYMBOL[f] == b]
-            for b, back in enumerate(BACKS)
-        },
-        "sarcophagi": list(SARCOPHAGI),
-        "keys": KEYS,
-        "wild_treasures": WILD_TREASURES,
-        "hand_size": HAND_SIZE,
-        "cards": list(CARD_NAMES),
-        "treasure_types": list(TREASURE_TYPES),
-        "treasure_variants": [
-            {"adventurers": TREASURE_NEED[v], "points": TREASURE_POINTS[v]}
-            for v in range(NUM_VARIANTS)
-        ],
-        "temple_fronts": list(TEMPLE_NAMES),
-        "temple_backs": list(BACKS),
-        "osiris_values": list(OSIRIS_VALUES),
-        "scarab_values": list(SCARAB_VALUES),
-        "set_points": list(SET_POINTS),
-        "tile_codes": {
-            "none": 0,
-            "treasure": [TREASURE_BASE, OSIRIS_BASE - 1],
-            "osiris": [OSIRIS_BASE, HORUS_TILE_BASE - 1],
-            "horus": [HORUS_TILE_BASE, TEMPLE_BASE - 1],
-            "temple": [TEMPLE_BASE, TEMPLE_BASE + len(TEMPLE_NAMES) - 1],
-        },
-    }

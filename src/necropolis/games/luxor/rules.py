@@ -12,8 +12,10 @@ which nothing is chosen are never stopped at: a choice of one is taken at once.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from necropolis.engine.frozen import added, added_in, replaced
 from necropolis.games.luxor.components import (
     ANUBIS_AFTER,
     BURIAL_CHAMBER,
@@ -180,7 +182,7 @@ def legal_actions(st: LuxorState) -> list[int]:
     return []
 
 
-def _weighted(counts: list[int]) -> list[tuple[int, float]]:
+def _weighted(counts: Sequence[int]) -> list[tuple[int, float]]:
     total = sum(counts)
     return [(k, c / total) for k, c in enumerate(counts) if c]
 
@@ -247,18 +249,18 @@ def apply(st: LuxorState, action: int) -> None:
             _take_wild(st, seat)
             _finish_action(st)
     elif phase == P_HORUS_DRAW:
-        st.horus_counts[st.pending - 1][action] -= 1
+        st.horus_counts = added_in(st.horus_counts, st.pending - 1, action, -1)
         _insert_middle(st, seat, action, st.pending - 1)
         st.pending = -1
         st.no_draw = True  # a Horus card replaces this turn's draw
         _finish_action(st)
     elif phase == P_SCARAB_DRAW:
-        st.scarab_supply[action] -= 1
-        st.scarabs[seat][action] += 1
+        st.scarab_supply = added(st.scarab_supply, action, -1)
+        st.scarabs = added_in(st.scarabs, seat, action, 1)
         _finish_action(st)
     elif phase == P_TEMPLE_REVEAL:
         field = st.pending
-        st.temple_counts[FIELD_SYMBOL[field]][action] -= 1
+        st.temple_counts = added_in(st.temple_counts, FIELD_SYMBOL[field], action, -1)
         st.tiles[field] = TEMPLE_BASE + action
         st.pending = -1
         _finish_action(st)  # the adventurers stand on the new tile without using it
@@ -274,14 +276,14 @@ def apply(st: LuxorState, action: int) -> None:
             st.phase = P_OSIRIS
         st.seat = st.deal_index // HAND_SIZE if st.phase == P_DEAL else 0
     elif phase == P_OSIRIS:
-        st.osiris_left[action] -= 1
+        st.osiris_left = added(st.osiris_left, action, -1)
         st.tiles[OSIRIS_FIELDS[st.deal_index]] = OSIRIS_BASE + action
         st.deal_index += 1
         if st.deal_index == OSIRIS_USED:
             st.deal_index = 0
             st.phase = P_TREASURE
     elif phase == P_TREASURE:
-        st.treasure_left[action] -= 1
+        st.treasure_left = added(st.treasure_left, action, -1)
         st.tiles[TREASURE_FIELDS[st.deal_index]] = TREASURE_BASE + action
         st.deal_index += 1
         if st.deal_index == len(TREASURE_FIELDS):
@@ -352,17 +354,16 @@ def _step(st: LuxorState, seat: int, src: int, dst: int) -> None:
     adv[base + src] -= 1
     adv[base + dst] += 1
     if dst > src:
-        sleeping = st.sleeping
         for i in range(NUM_STATUES):
-            if src <= ANUBIS_AFTER[i] < dst and sleeping[seat * NUM_STATUES + i]:
-                sleeping[seat * NUM_STATUES + i] = 0
+            if src <= ANUBIS_AFTER[i] < dst and st.sleeping[seat * NUM_STATUES + i]:
+                st.sleeping = replaced(st.sleeping, seat * NUM_STATUES + i, 0)
                 adv[base + STAIRS] += 1  # the woken adventurer stands up on the stairs
     if dst == CHAMBER:
-        st.keys[seat] -= 1
+        st.keys = added(st.keys, seat, -1)
         st.keys_paid += 1
         st.entries += 1
         if st.entries <= len(SARCOPHAGI):
-            st.sarcophagi[st.entries - 1] = seat
+            st.sarcophagi = replaced(st.sarcophagi, st.entries - 1, seat)
         if st.entries >= 2:
             st.ending = True
 
@@ -441,12 +442,12 @@ def _horus_available(st: LuxorState, level: int) -> bool:
 
 def _take_key(st: LuxorState, seat: int) -> None:
     st.key_supply -= 1
-    st.keys[seat] += 1
+    st.keys = added(st.keys, seat, 1)
 
 
 def _take_wild(st: LuxorState, seat: int) -> None:
     st.wild_supply -= 1
-    st.wilds[seat] += 1
+    st.wilds = added(st.wilds, seat, 1)
 
 
 def _start_horus_draw(st: LuxorState, level: int) -> None:
@@ -463,8 +464,8 @@ def _tile_action(st: LuxorState, seat: int, field: int) -> None:
         need = TREASURE_NEED[kind] - (1 if st.one_fewer else 0)
         if st.adventurers[seat * NF + field] >= need:
             st.tiles[field] = 0
-            st.treasures[seat][kind] += 1
-            st.score[seat] += TREASURE_POINTS[kind]
+            st.treasures = added_in(st.treasures, seat, kind, 1)
+            st.score = added(st.score, seat, TREASURE_POINTS[kind])
             if FIELD_SYMBOL[field] >= 0:
                 st.pending = field
                 st.phase = P_TEMPLE_REVEAL
@@ -563,5 +564,5 @@ def _end_turn(st: LuxorState) -> None:
 
 def _final_scoring(st: LuxorState) -> None:
     st.final = [score_breakdown(st, s) for s in range(st.num_players)]
-    st.score = [row[-1] for row in st.final]
+    st.score = tuple(row[-1] for row in st.final)
     st.phase = P_END

@@ -8,6 +8,7 @@ scarabs' values. Ties go to the more valuable sarcophagus; without one, tied sea
 
 from __future__ import annotations
 
+from operator import mul
 from typing import TYPE_CHECKING
 
 from necropolis.games.luxor.components import (
@@ -37,7 +38,8 @@ def treasure_types(st: LuxorState, seat: int) -> list[int]:
 def score_breakdown(st: LuxorState, seat: int) -> list[int]:
     """[track, adventurers, sarcophagi, keys, sets, scarabs, total] in the rulebook's order."""
     base = seat * NF
-    adventurers = sum(st.adventurers[base + f] * FIELD_POINTS[f] for f in range(NF))
+    # (map over the two rows: the server scores every seat for every message it builds)
+    adventurers = sum(map(mul, st.adventurers[base : base + NF], FIELD_POINTS))
     sarcophagi = sum(
         v for v, holder in zip(SARCOPHAGI, st.sarcophagi, strict=True) if holder == seat
     )

@@ -1,4 +1,4 @@
-"""The Luxor state: plain slotted fields of ints and lists, cloned by hand.
+"""The Luxor state: plain slotted fields of ints, lists and tuples, cloned by hand.
 
 A position is the tiles on the 43 fields, each player's adventurers counted per field, the
 sleeping adventurers at the Anubis statues, the hands (card kinds in their fixed order, with
@@ -16,7 +16,16 @@ import random
 from typing import TYPE_CHECKING
 
 from necropolis.engine.protocol import CHANCE, TERMINAL, State, View, winners_share
-from necropolis.games.luxor import heuristic, narration, rules, scoring, text, view
+from necropolis.games.luxor import (
+    breakdown,
+    heuristic,
+    narration,
+    prompts,
+    rules,
+    scoring,
+    text,
+    view,
+)
 from necropolis.games.luxor.components import (
     ACTIVE_AT_START,
     ADVENTURERS,
@@ -34,6 +43,11 @@ from necropolis.games.luxor.components import (
     TEMPLE_STACKS,
     TREASURE_COUNTS,
     WILD_TREASURES,
+)
+
+#: The decisions that give their seat something hidden (see ``_shows_hidden``).
+SHOWS_HIDDEN = frozenset(
+    (*range(rules.HORUS_LEVEL, rules.HORUS_LEVEL + 3), rules.TAKE_SCARAB, rules.TAKE_WILD)
 )
 
 if TYPE_CHECKING:
@@ -106,7 +120,7 @@ class LuxorState(State):
         for s in range(n):
             self.adventurers[s * NUM_FIELDS + STAIRS] = ACTIVE_AT_START
         #: Entry ``seat * 3 + statue`` is 1 while that seat's adventurer lies at that statue.
-        self.sleeping: list[int] = [1] * (n * NUM_STATUES)
+        self.sleeping: tuple[int, ...] = (1,) * (n * NUM_STATUES)
         assert ACTIVE_AT_START + NUM_STATUES == ADVENTURERS
         #: Each hand's card kinds, left to right; the order never changes.
         self.hands: list[list[int]] = [[] for _ in range(n)]
@@ -120,29 +134,29 @@ class LuxorState(State):
         #: Kinds on the face-up discard pile.
         self.discard: list[int] = [0] * len(STARTING_CARDS)
         #: Kinds left in each Horus deck (level 1..3).
-        self.horus_counts: list[list[int]] = [list(deck) for deck in HORUS_DECKS]
+        self.horus_counts: tuple[tuple[int, ...], ...] = tuple(map(tuple, HORUS_DECKS))
         #: Fronts left in each temple stack (cobra, falcon, lion).
-        self.temple_counts: list[list[int]] = [list(stack) for stack in TEMPLE_STACKS]
+        self.temple_counts: tuple[tuple[int, ...], ...] = tuple(map(tuple, TEMPLE_STACKS))
         #: Setup only: Osiris tiles and treasure tiles not yet laid, counted by kind.
-        self.osiris_left: list[int] = list(OSIRIS_COUNTS)
-        self.treasure_left: list[int] = list(TREASURE_COUNTS)
+        self.osiris_left: tuple[int, ...] = tuple(OSIRIS_COUNTS)
+        self.treasure_left: tuple[int, ...] = tuple(TREASURE_COUNTS)
         #: Setup only: how many cards or tiles have been dealt or laid so far.
         self.deal_index: int = 0
         #: Scarabs in the supply by value 1..4; each seat's scarabs by value.
-        self.scarab_supply: list[int] = list(SCARAB_COUNTS)
-        self.scarabs: list[list[int]] = [[0] * len(SCARAB_COUNTS) for _ in range(n)]
+        self.scarab_supply: tuple[int, ...] = tuple(SCARAB_COUNTS)
+        self.scarabs: tuple[tuple[int, ...], ...] = ((0,) * len(SCARAB_COUNTS),) * n
         self.key_supply: int = KEYS
-        self.keys: list[int] = [0] * n
+        self.keys: tuple[int, ...] = (0,) * n
         #: Keys laid on the key field by adventurers entering the burial chamber.
         self.keys_paid: int = 0
         self.wild_supply: int = WILD_TREASURES
-        self.wilds: list[int] = [0] * n
+        self.wilds: tuple[int, ...] = (0,) * n
         #: Treasure tiles each seat has taken, counted by kind.
-        self.treasures: list[list[int]] = [[0] * NUM_TREASURE_KINDS for _ in range(n)]
+        self.treasures: tuple[tuple[int, ...], ...] = ((0,) * NUM_TREASURE_KINDS,) * n
         #: The score track (treasure points during play; the final total at the end).
-        self.score: list[int] = [0] * n
+        self.score: tuple[int, ...] = (0,) * n
         #: Seat holding the 5-point and the 3-point sarcophagus, -1 while in the chamber.
-        self.sarcophagi: list[int] = [-1, -1]
+        self.sarcophagi: tuple[int, ...] = (-1, -1)
         #: Adventurers that have entered the burial chamber, all seats together.
         self.entries: int = 0
         #: Set once the second adventurer has entered: the round is then the last one.
@@ -203,20 +217,21 @@ class LuxorState(State):
     def describe_action(self, action: int, observer: int | None) -> str:
         return text.describe_action(self, action, observer)
 
-    # The table language lives in narration.py; computed on demand, never while playing.
+    # The table language lives in narration.py (the log), prompts.py and breakdown.py;
+    # computed on demand, never while playing.
     def narrate(self, before: State, action: int, viewer: int | None) -> list[LogEntry]:
         if not isinstance(before, LuxorState):
             raise TypeError("luxor narrates only from a luxor state before the action")
         return narration.narrate(self, before, action, viewer)
 
     def prompt(self, seat: int | None) -> Prompt | None:
-        return narration.prompt(self, seat)
+        return prompts.prompt(self, seat)
 
     def action_info(self, action: int) -> ActionInfo:
-        return narration.action_info(self, action)
+        return prompts.action_info(self, action)
 
     def score_breakdown(self, viewer: int | None = None) -> list[SeatScore]:
-        return narration.score_breakdown(self, viewer)
+        return breakdown.score_breakdown(self, viewer)
 
     def returns(self) -> list[float]:
         if self.final is None:
@@ -235,34 +250,41 @@ class LuxorState(State):
         return [float(s) for s in self.score]
 
     def clone(self) -> LuxorState:
-        new = self._clone_base()
+        return self._copy(self._clone_base())
+
+    def _copy(self, new: LuxorState) -> LuxorState:
+        """``new`` (a bare instance) given a copy of every field: the lists copied (the
+        method is quicker than a slice), the ints, bools and tuples shared. The fields
+        that change only now and then (decks and stacks, what each seat has taken, the
+        score track, the sleeping adventurers) are tuples, which the rules replace rather
+        than change, so sharing them is safe."""
         new.num_players = self.num_players
         new.phase = self.phase
         new.seat = self.seat
-        new.tiles = self.tiles[:]
-        new.adventurers = self.adventurers[:]
-        new.sleeping = self.sleeping[:]
-        new.hands = [h[:] for h in self.hands]
-        new.origins = [o[:] for o in self.origins]
-        new.draw_counts = self.draw_counts[:]
+        new.tiles = self.tiles.copy()
+        new.adventurers = self.adventurers.copy()
+        new.sleeping = self.sleeping
+        new.hands = [h.copy() for h in self.hands]
+        new.origins = [o.copy() for o in self.origins]
+        new.draw_counts = self.draw_counts.copy()
         new.draw_size = self.draw_size
         new.epoch = self.epoch
-        new.discard = self.discard[:]
-        new.horus_counts = [c[:] for c in self.horus_counts]
-        new.temple_counts = [c[:] for c in self.temple_counts]
-        new.osiris_left = self.osiris_left[:]
-        new.treasure_left = self.treasure_left[:]
+        new.discard = self.discard.copy()
+        new.horus_counts = self.horus_counts
+        new.temple_counts = self.temple_counts
+        new.osiris_left = self.osiris_left
+        new.treasure_left = self.treasure_left
         new.deal_index = self.deal_index
-        new.scarab_supply = self.scarab_supply[:]
-        new.scarabs = [s[:] for s in self.scarabs]
+        new.scarab_supply = self.scarab_supply
+        new.scarabs = self.scarabs
         new.key_supply = self.key_supply
-        new.keys = self.keys[:]
+        new.keys = self.keys
         new.keys_paid = self.keys_paid
         new.wild_supply = self.wild_supply
-        new.wilds = self.wilds[:]
-        new.treasures = [t[:] for t in self.treasures]
-        new.score = self.score[:]
-        new.sarcophagi = self.sarcophagi[:]
+        new.wilds = self.wilds
+        new.treasures = self.treasures
+        new.score = self.score
+        new.sarcophagi = self.sarcophagi
         new.entries = self.entries
         new.ending = self.ending
         new.card = self.card
@@ -270,13 +292,13 @@ class LuxorState(State):
         new.from_field = self.from_field
         new.one_fewer = self.one_fewer
         new.no_draw = self.no_draw
-        new.options = self.options[:]
+        new.options = self.options.copy()
         new.pending = self.pending
         new.ends_cache = self.ends_cache
         new.no_move_turns = self.no_move_turns
         new.round = self.round
         new.turns = self.turns
-        new.final = None if self.final is None else [row[:] for row in self.final]
+        new.final = None if self.final is None else [row.copy() for row in self.final]
         return new
 
     def view(self, seat: int | None) -> View:
@@ -284,3 +306,9 @@ class LuxorState(State):
 
     def _resample(self, seat: int, rng: random.Random) -> LuxorState:
         return view.resample(self, seat, rng)
+
+    def _shows_hidden(self, action: int) -> bool:
+        # Taking a Horus card, a scarab or a wild card puts something hidden in the seat's
+        # hand or in front of it; playing a card of its own hand, moving and a tile's
+        # other actions show it nothing it did not know.
+        return action in SHOWS_HIDDEN

@@ -162,7 +162,7 @@ def describe_action(st: LuxorState, action: int, observer: int | None) -> str:
 # --- the board -----------------------------------------------------------------------------
 # The terminal board must fit 64 columns by 20 lines at every player count (the terminal
 # puts the log beside it and the prompt below): the path is drawn as the web board's
-# spiral (narration.spiral_cells), 9 cells of 7 columns by 2 lines, each cell its field
+# spiral (layout.spiral_cells), 9 cells of 7 columns by 2 lines, each cell its field
 # number and a 4-letter tile code over one coloured digit per seat; an "A" between two
 # cells is an Anubis statue. Two lines per seat follow, and two lines of supplies on top.
 
@@ -229,7 +229,7 @@ def _counts(view: View, field: int) -> str:
 
 
 def _cells(view: View) -> dict[tuple[int, int], tuple[str, str]]:
-    from necropolis.games.luxor.narration import spiral_cells
+    from necropolis.games.luxor.layout import spiral_cells
 
     cells = spiral_cells()
     out: dict[tuple[int, int], tuple[str, str]] = {}
@@ -256,7 +256,7 @@ def _cells(view: View) -> dict[tuple[int, int], tuple[str, str]]:
 
 def _statue_gaps() -> dict[tuple[int, int], int]:
     """The gap after a cell (by its grid position, going right) holding a statue."""
-    from necropolis.games.luxor.narration import spiral_cells
+    from necropolis.games.luxor.layout import spiral_cells
 
     cells = spiral_cells()
     gaps: dict[tuple[int, int], int] = {}
@@ -268,7 +268,7 @@ def _statue_gaps() -> dict[tuple[int, int], int]:
 
 
 def _board_lines(view: View) -> list[str]:
-    from necropolis.games.luxor.narration import GRID_H, GRID_W
+    from necropolis.games.luxor.layout import GRID_H, GRID_W
 
     cells = _cells(view)
     gaps = _statue_gaps()

@@ -14,8 +14,10 @@ and the scarab values it cannot see among the other seats and the supply.
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from necropolis.engine.draws import shuffle_tail
 from necropolis.games.luxor import rules
 from necropolis.games.luxor.components import (
     BURIAL_CHAMBER,
@@ -48,7 +50,7 @@ def make_view(st: LuxorState, seat: int | None) -> View:
     legal = rules.legal_actions(st) if seat is not None and player == seat else []
     hands: list[list[int] | None] = [st.hands[s][:] if s == seat else None for s in range(n)]
     scarabs: list[list[int] | None] = [
-        st.scarabs[s][:] if (s == seat or over) else None for s in range(n)
+        list(st.scarabs[s]) if (s == seat or over) else None for s in range(n)
     ]
     result: dict[str, Any] = {
         "game": "luxor",
@@ -74,19 +76,19 @@ def make_view(st: LuxorState, seat: int | None) -> View:
         "epoch": st.epoch,
         "horus_decks": [sum(c) for c in st.horus_counts],
         "temple_stacks": [sum(c) for c in st.temple_counts],
-        "osiris_left": st.osiris_left[:],
-        "treasures_to_lay": st.treasure_left[:],
+        "osiris_left": list(st.osiris_left),
+        "treasures_to_lay": list(st.treasure_left),
         "setup_index": st.deal_index,
         "scarab_supply": sum(st.scarab_supply),
         "scarabs": scarabs,
         "scarab_counts": [sum(x) for x in st.scarabs],
         "key_supply": st.key_supply,
-        "keys": st.keys[:],
+        "keys": list(st.keys),
         "keys_paid": st.keys_paid,
         "wild_supply": st.wild_supply,
-        "wilds": st.wilds[:],
-        "treasures": [t[:] for t in st.treasures],
-        "sarcophagi": st.sarcophagi[:],
+        "wilds": list(st.wilds),
+        "treasures": [list(t) for t in st.treasures],
+        "sarcophagi": list(st.sarcophagi),
         "entries": st.entries,
         "ending": st.ending,
         "card_in_play": st.card,
@@ -241,59 +243,88 @@ def encode_view(view: View) -> list[float]:
 
 
 def resample(st: LuxorState, seat: int, rng: random.Random) -> LuxorState:
-    """A state ``seat`` cannot tell from ``st``, its unseen cards and scarabs redrawn."""
-    new = st.clone()
+    """A state ``seat`` cannot tell from ``st``, its unseen cards and scarabs redrawn.
+
+    Each pool is laid out sorted and shuffled as ``rng.shuffle`` would, the other seats'
+    hidden things dealt from its end; only those last places are settled
+    (:func:`~necropolis.engine.draws.shuffle_tail`), and the generator spends what the
+    whole shuffle would, so one seed gives the world it always gave.
+    """
+    new = st._copy(st._clone_base(history=False))
     new.ends_cache = None  # the mover's hand may be redrawn
     others = [s for s in range(st.num_players) if s != seat]
     # Cards: each origin (Horus level, starting-deck shuffle) is a pool of its own. What the
-    # seat cannot place is that pool's undrawn rest plus the others' cards from it.
-    pools: dict[int, list[int]] = {}
+    # seat cannot place is that pool's undrawn rest plus the others' cards from it, counted
+    # by kind; the places those cards fill, in seat order and then hand order.
+    counts: dict[int, list[int]] = {}
+    places: dict[int, list[tuple[list[int], int]]] = {}
     for s in others:
-        for kind, origin in zip(st.hands[s], st.origins[s], strict=True):
-            pools.setdefault(origin, []).append(kind)
+        hand = new.hands[s]
+        for i, (kind, origin) in enumerate(zip(hand, st.origins[s], strict=True)):
+            pool = counts.get(origin)
+            if pool is None:
+                pool = counts[origin] = [0] * NUM_CARD_KINDS
+                places[origin] = []
+            pool[kind] += 1
+            places[origin].append((hand, i))
     for level in range(3):
-        pool = pools.setdefault(level, [])
-        for kind, count in enumerate(st.horus_counts[level]):
-            pool.extend([kind] * count)
+        _add(counts, level, st.horus_counts[level])
     current = 3 + st.epoch
-    pool = pools.setdefault(current, [])
-    for kind, count in enumerate(st.draw_counts):
-        pool.extend([kind] * count)
-    for origin in sorted(pools):
-        # Sorted before the shuffle: the pool was gathered from the other hands, so its
-        # order would otherwise depend on their hidden cards, and one view with one seed
+    _add(counts, current, st.draw_counts)
+    horus = list(st.horus_counts)
+    for origin in sorted(counts):
+        # In kind order before the shuffle: the pool was gathered from the other hands, so
+        # any other order would depend on their hidden cards, and one view with one seed
         # would give different worlds.
-        cards = sorted(pools[origin])
-        rng.shuffle(cards)
-        for s in others:
-            hand = new.hands[s]
-            for i, o in enumerate(new.origins[s]):
-                if o == origin:
-                    hand[i] = cards.pop()
+        rest = counts[origin]
+        cards = _spread(rest)
+        slots = places.get(origin, ())
+        shuffle_tail(rng, cards, len(slots))
+        for hand, i in slots:
+            kind = hand[i] = cards.pop()
+            rest[kind] -= 1
         if origin < 3:
-            new.horus_counts[origin] = _count(cards, NUM_CARD_KINDS)
+            horus[origin] = tuple(rest)
         elif origin == current:
-            new.draw_counts = _count(cards, NUM_CARD_KINDS)
+            new.draw_counts = rest
         else:
             assert not cards  # an old shuffle's pile is drawn out
+    new.horus_counts = tuple(horus)
     if st.final is None:  # scarab values are shown at the end
-        values: list[int] = []
+        values = list(st.scarab_supply)
+        hidden = 0
         for s in others:
             for v, c in enumerate(st.scarabs[s]):
-                values.extend([v] * c)
-        for v, c in enumerate(st.scarab_supply):
-            values.extend([v] * c)
-        values.sort()  # likewise: gathered from hidden scarabs, so made view-only first
-        rng.shuffle(values)
+                values[v] += c
+                hidden += c
+        pile = _spread(values)  # likewise: made view-only before the shuffle
+        shuffle_tail(rng, pile, hidden)
+        scarabs = list(st.scarabs)
         for s in others:
-            total = sum(st.scarabs[s])
-            new.scarabs[s] = _count([values.pop() for _ in range(total)], len(SCARAB_COUNTS))
-        new.scarab_supply = _count(values, len(SCARAB_COUNTS))
+            mine = [0] * len(SCARAB_COUNTS)
+            for _ in range(sum(st.scarabs[s])):
+                v = pile.pop()
+                mine[v] += 1
+                values[v] -= 1
+            scarabs[s] = tuple(mine)
+        new.scarabs = tuple(scarabs)
+        new.scarab_supply = tuple(values)
     return new
 
 
-def _count(items: list[int], size: int) -> list[int]:
-    counts = [0] * size
-    for x in items:
-        counts[x] += 1
-    return counts
+def _add(counts: dict[int, list[int]], origin: int, more: Sequence[int]) -> None:
+    pool = counts.get(origin)
+    if pool is None:
+        counts[origin] = list(more)
+    else:
+        for kind, count in enumerate(more):
+            pool[kind] += count
+
+
+def _spread(counts: list[int]) -> list[int]:
+    """Each kind as often as it is counted, in kind order."""
+    items: list[int] = []
+    for kind, count in enumerate(counts):
+        if count:
+            items += [kind] * count
+    return items

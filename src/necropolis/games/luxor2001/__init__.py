@@ -12,10 +12,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from necropolis.engine.balance import MatchFacts, Variant
 from necropolis.engine.errors import OptionError
 from necropolis.engine.options import Option
-from necropolis.engine.protocol import Game, View
-from necropolis.games.luxor2001 import narration, rules, text, view
+from necropolis.engine.protocol import Game, State, View
+from necropolis.games.luxor2001 import layout, narration, rules, text, view
 from necropolis.games.luxor2001.components import (
     ANIMALS,
     NUM_CHANCE_OUTCOMES,
@@ -97,9 +98,35 @@ class Luxor2001Game(Game):
 
     def board_layout(self) -> dict[str, Any]:
         """The wall's geometry and the components' figures (docs/rules/luxor2001.md)."""
-        return narration.board_layout(
+        return layout.board_layout(
             self.pillar_order, bool(self.options["curse"]), bool(self.options["sphinx"])
         )
+
+    def balance_facts(self, state: State) -> MatchFacts:
+        """A round is every seat inserting one card (the last may be short); no early end
+        (the match always ends with the fortieth card); per seat its pharaoh card."""
+        assert isinstance(state, LuxorState)
+        n = self.num_players
+        return MatchFacts(
+            rounds=-(-state.inserted // n),
+            ended_early=None,
+            seats=tuple({"pharaoh": ANIMALS[animal]} for animal in state.pharaoh),
+        )
+
+    @classmethod
+    def balance_variants(cls) -> tuple[Variant, ...]:
+        """Each printed variant alone and both together, and the pillars in reverse order
+        (which only moves them on the display, so it must change nothing)."""
+        return (
+            Variant("curse", {"curse": True}),
+            Variant("sphinx", {"sphinx": True}),
+            Variant("curse+sphinx", {"curse": True, "sphinx": True}),
+            Variant("pillars reversed", {"pillar_order": ",".join(reversed(ANIMALS))}),
+        )
+
+    @classmethod
+    def components_file(cls) -> str:
+        return "luxor2001.toml"
 
     def heuristic_policy(self) -> Policy:
         from necropolis.games.luxor2001 import heuristic

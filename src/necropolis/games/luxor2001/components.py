@@ -11,11 +11,13 @@ numbered ``row * 8 + shaft`` with row 0 at the bottom of the wall.
 from __future__ import annotations
 
 import tomllib
-from importlib import resources
 from typing import Any
 
+from necropolis.engine.balance import read_components
+
+# The packaged file, or a changed copy a balance report's "what if" names (read_components).
 _DATA: dict[str, Any] = tomllib.loads(
-    resources.files(__package__).joinpath("luxor2001.toml").read_text(encoding="utf-8")
+    read_components("luxor2001", "necropolis.games.luxor2001", "luxor2001.toml")
 )
 
 # --- animals and cards -------------------------------------------------------------------

@@ -1,4 +1,7 @@
-"""The table language of Luxor (Baars, 2001): log entries, prompts, descriptors, scores.
+"""The table language of Luxor (Baars, 2001), its log: the English catalog of every kind
+and the entries each action makes. (Prompts and action descriptors are in
+:mod:`.prompts`, the score breakdown in :mod:`.breakdown`, the wall's geometry in
+:mod:`.layout`.)
 
 Everything here is computed on demand from states, never during play: :func:`narrate`
 compares the state before an action with the state after it and, where one action set
@@ -8,25 +11,19 @@ so that every event gets its own entry in the order it happened. What a seat may
 never reaches its entries: another seat's card is "a card", a sarcophagus's value goes
 only to the seats that look at it, another seat's pharaoh card shows only at the end.
 :data:`MESSAGES` holds the English template of every kind, documented with its
-parameters in ``docs/table-language.md``; :func:`board_layout` gives the wall's fixed
-geometry from the data file for boards to draw.
+parameters in ``docs/table-language.md``.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from necropolis.engine.language import ActionInfo, LogEntry, Prompt, SeatScore
-from necropolis.engine.protocol import CHANCE
+from necropolis.engine.frozen import added
+from necropolis.engine.language import LogEntry
 from necropolis.games.luxor2001 import rules
 from necropolis.games.luxor2001.components import (
-    ABBREV,
     ANIMALS,
-    CARD_BOTTOM_CODE,
-    CARD_TOP_CODE,
     CARDS,
-    CARDS_PER_SHAFT,
-    CELLS,
     CH_BACK,
     CH_CARD,
     CH_CURSE,
@@ -38,7 +35,6 @@ from necropolis.games.luxor2001.components import (
     DONE,
     FACING_NAMES,
     GIVE_BASE,
-    HAND_SIZE,
     INSERT_BASE,
     LINES,
     LINES_OF_CELL,
@@ -47,27 +43,18 @@ from necropolis.games.luxor2001.components import (
     MOVE_BASE,
     NEIGHBOURS,
     NUM_ANIMALS,
-    NUM_SCARABS,
     ORDER_BASE,
     PASS_BASE,
     PHARAOH_BONUS,
     RELOCATE_BASE,
-    RESEARCHERS,
-    ROWS,
     SAME,
-    SARCOPHAGUS_COUNTS,
     SHAFTS,
-    STACK_HEIGHT,
     STAY,
     VALUE_EYES,
     VALUE_POINTS,
-    WALL_CARDS,
 )
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
-
-    from necropolis.engine.protocol import Game
     from necropolis.games.luxor2001.state import LuxorState
 
 #: English template of every message kind (see docs/table-language.md, section luxor2001).
@@ -171,7 +158,7 @@ MESSAGES: dict[str, str] = {
     "tiebreak_sarcophagi": "{value|# sarcophagus|# sarcophagi}",
 }
 
-_FACING = ("different", "same")  # by pair kind: DIFFERENT = 0, SAME = 1
+FACING = ("different", "same")  # by pair kind: DIFFERENT = 0, SAME = 1
 _BACKS = ("hieroglyph", "curse")
 
 Event = tuple[str, int | None, dict[str, Any]]
@@ -180,7 +167,7 @@ Event = tuple[str, int | None, dict[str, Any]]
 # --- helpers ----------------------------------------------------------------------------------
 
 
-def _card_params(card: int) -> dict[str, Any]:
+def card_params(card: int) -> dict[str, Any]:
     t, tf, b, bf = CARDS[card]
     return {
         "card": card,
@@ -234,7 +221,7 @@ def _in_final(st: LuxorState) -> bool:
 
 # --- replaying the pair-scoring chain ----------------------------------------------------------
 
-_NO_PHASE = -1  # set on the replay copy before each step, to see where the step stopped
+NO_PHASE = -1  # set on the replay copy before each step, to see where the step stopped
 
 
 class _Replay:
@@ -256,7 +243,7 @@ class _Replay:
         cells = list(same_tokens[k][1:]) if 0 <= k < len(same_tokens) else []
         kind = "pair_same" if token & 1 == SAME else "pair_different"
         self.emit(
-            kind, self.st.player, animal=ANIMALS[token >> 1], facing=_FACING[token & 1], cells=cells
+            kind, self.st.player, animal=ANIMALS[token >> 1], facing=FACING[token & 1], cells=cells
         )
 
     def scarab_note(self, animal: int, before: tuple[int, int, int]) -> None:
@@ -302,7 +289,7 @@ class _Replay:
         snapshot = (st.placed_now[animal], st.scarabs[animal], st.scarab_supply)
         occ = st.occupant[animal]
         p = st.player
-        st.phase = _NO_PHASE
+        st.phase = NO_PHASE
         done = rules._score(st, token)
         if st.phase == rules.RELOCATE:
             return False  # no researcher left: the prompt asks the mover
@@ -352,7 +339,7 @@ def _replay(before: LuxorState, after: LuxorState, action: int) -> _Replay | Non
             replay.emit("researchers_kept", p, animal=ANIMALS[animal])
             if token & 1 == SAME and st.occupant[animal] >= 0:
                 snapshot = (st.placed_now[animal], st.scarabs[animal], st.scarab_supply)
-                st.phase = _NO_PHASE
+                st.phase = NO_PHASE
                 done = rules._place_scarab(st, animal)
                 replay.scarab_note(animal, snapshot)
             else:
@@ -371,7 +358,7 @@ def _replay(before: LuxorState, after: LuxorState, action: int) -> _Replay | Non
         st = before.clone()
         a = st.open_pillar
         # What the opening changed that pair scoring reads (the rest is not replayed).
-        st.stack[a] -= 1
+        st.stack = added(st.stack, a, -1)
         st.scarab_supply += st.scarabs[a]
         st.scarabs[a] = 0
         st.open_pillar = st.open_for = -1
@@ -400,7 +387,7 @@ def events(before: LuxorState, after: LuxorState, action: int, viewer: int | Non
         seat = before.deal_k % n if phase == rules.DEAL else before.player
         shown = "card_dealt" if phase == rules.DEAL else "card_drawn"
         if viewer == seat:
-            emit(shown, seat, **_card_params(action - CH_CARD))
+            emit(shown, seat, **card_params(action - CH_CARD))
         else:
             emit(shown + "_hidden", seat)
     elif phase == rules.BACK:
@@ -424,17 +411,19 @@ def events(before: LuxorState, after: LuxorState, action: int, viewer: int | Non
             claimant, victim = divmod(action - CLAIM_BASE, 4)
             emit("curse_claimed", claimant, victim_seat=victim)
             if after.phase != rules.GIVE:  # one value only: no choice to make
-                value = before.held[victim][0] & 7
-                out.append(_gift(victim, before.player, value, viewer))
+                out.append(_gift(victim, before.player, before.held[victim][0], viewer))
     elif phase == rules.GIVE:
-        out.append(_gift(before.victim, before.player, action - GIVE_BASE, viewer))
+        value = action - GIVE_BASE
+        # The very sarcophagus the rules hand over (the first of that value).
+        code = next(c for c in before.held[before.victim] if c & 7 == value)
+        out.append(_gift(before.victim, before.player, code, viewer))
     elif phase == rules.INSERT:
         card, shaft = divmod(action - INSERT_BASE, SHAFTS)
         level = before.heights[shaft]
         emit(
             "card_inserted",
             before.player,
-            **_card_params(card),
+            **card_params(card),
             shaft=shaft + 1,
             row=2 * level + 1,
             row_top=2 * level + 2,
@@ -463,9 +452,14 @@ def events(before: LuxorState, after: LuxorState, action: int, viewer: int | Non
     return out
 
 
-def _gift(victim: int, drawer: int, value: int, viewer: int | None) -> Event:
+def _gift(victim: int, drawer: int, code: int, viewer: int | None) -> Event:
+    """The gift of the sarcophagus ``code`` (its value and who has seen it), as ``viewer``
+    may know it: its points for the giver, the receiver, and any seat that looked at it
+    before (one that held it once), as the seat's view shows them; its eyes for others."""
+    value = code & 7
     eyes = VALUE_EYES[value]
-    if viewer in (victim, drawer):
+    looked = viewer is not None and bool(code >> 3 & (1 << viewer))
+    if viewer in (victim, drawer) or looked:
         params = {"drawer_seat": drawer, "eyes": eyes, "points": VALUE_POINTS[value]}
         return ("sarcophagus_given", victim, params)
     return ("sarcophagus_given_hidden", victim, {"drawer_seat": drawer, "eyes": eyes})
@@ -538,231 +532,3 @@ def narrate(
 
 
 # --- prompts ------------------------------------------------------------------------------------
-
-
-def prompt(st: LuxorState, seat: int | None) -> Prompt | None:
-    """What ``seat`` is asked now, and why; None when it is not asked anything."""
-    if seat is None or seat not in st.acting_seats():
-        return None
-    phase = st.phase
-    params: dict[str, Any] = {}
-    if phase == rules.INSERT:
-        kind = "prompt_insert"
-    elif phase == rules.ORDER:
-        kind = "prompt_order"
-        params = {"pairs": len(st.tokens)}
-    elif phase == rules.RELOCATE:
-        kind = "prompt_relocate"
-        params = {"animal": ANIMALS[st.pending >> 1]}
-    elif phase == rules.WINDOW:
-        kind = "prompt_claim"
-        a1, a2, a3 = (ANIMALS[a] for a in CURSE_ANIMALS[st.curse_card])
-        params = {"animal_1": a1, "animal_2": a2, "animal_3": a3}
-    elif phase == rules.GIVE:
-        kind = "prompt_give"
-        params = {"drawer_seat": st.player}
-    elif phase == rules.FINAL:
-        kind = "prompt_final"
-    else:  # pragma: no cover - every decision phase is listed above
-        return None
-    return {"kind": kind, "params": params, "text": st.game.message(kind, params, seat)}
-
-
-# --- action descriptors ---------------------------------------------------------------------------
-
-
-def _pillar(st: LuxorState, animal: int) -> str:
-    return f"pillar:{st.pillar_order.index(animal)}"
-
-
-def action_info(st: LuxorState, action: int) -> ActionInfo:
-    """The descriptor of ``action``, legal now, for the seat that may take it."""
-    if st.current_player() == CHANCE or not st.is_legal(action):
-        raise ValueError(f"luxor2001: action {action} is not a decision legal now")
-    phase = st.phase
-    targets: list[str] = []
-    params: dict[str, Any]
-    seat = st.current_player()
-    if phase == rules.INSERT:
-        card, shaft = divmod(action - INSERT_BASE, SHAFTS)
-        level = st.heights[shaft]
-        bottom = 2 * level * SHAFTS + shaft
-        wall = st.wall[:]
-        wall[bottom] = CARD_BOTTOM_CODE[card]
-        wall[bottom + SHAFTS] = CARD_TOP_CODE[card]
-        kind = "insert"
-        params = {
-            **_card_params(card),
-            "shaft": shaft + 1,
-            "row": 2 * level + 1,
-            "row_top": 2 * level + 2,
-            "pairs": len(pair_cells(wall, bottom, bottom + SHAFTS, st.sphinx)),
-        }
-        targets = [f"hand:{sorted(st.hands[seat]).index(card)}", f"shaft:{shaft}"]
-    elif phase == rules.ORDER:
-        token = action - ORDER_BASE
-        animal = token >> 1
-        params = {"animal": ANIMALS[animal], "facing": _FACING[token & 1]}
-        kind = "score_same" if token & 1 == SAME else "score_different"
-        trial = st.clone()
-        trial.tokens.remove(token)
-        trial.phase = _NO_PHASE
-        rules._score(trial, token)
-        if trial.phase == rules.OPEN:  # the scarab it places is the pillar's third
-            kind += "_opens"
-            params["owner_seat"] = trial.open_for
-        targets = [_pillar(st, animal)]
-    elif phase == rules.RELOCATE:
-        animal = st.pending >> 1
-        if action == STAY:
-            kind = "keep_researchers"
-            params = {"animal": ANIMALS[animal]}
-        else:
-            source = action - RELOCATE_BASE
-            kind = "move_researcher"
-            params = {"from_animal": ANIMALS[source], "animal": ANIMALS[animal]}
-            targets = [_pillar(st, source), _pillar(st, animal)]
-    elif phase == rules.WINDOW:
-        if action >= PASS_BASE:
-            kind = "pass_curse"
-            params = {}
-            seat = action - PASS_BASE
-        else:
-            seat, victim = divmod(action - CLAIM_BASE, 4)
-            kind = "claim_curse"
-            params = {"victim_seat": victim, "drawer_seat": st.player}
-    elif phase == rules.GIVE:
-        value = action - GIVE_BASE
-        eyes, points = VALUE_EYES[value], VALUE_POINTS[value]
-        kind = "give_sarcophagus"
-        params = {"drawer_seat": st.player, "eyes": eyes, "points": points}
-        # The index in view["sarcophagi"][seat], which lists them by (eyes, points).
-        own = sorted((VALUE_EYES[c & 7], VALUE_POINTS[c & 7]) for c in st.held[seat])
-        targets = [f"sarcophagus:{own.index((eyes, points))}"]
-    elif phase == rules.FINAL:
-        if action == DONE:
-            kind = "stop_moving"
-            params = {}
-        else:
-            x, y = divmod(action - MOVE_BASE, NUM_ANIMALS)
-            params = {"from_animal": ANIMALS[x], "animal": ANIMALS[y]}
-            kind = "move_scarab"
-            if st.scarabs[y] + 1 == MAX_SCARABS_AT_PILLAR and st.stack[y] > 0:
-                kind = "move_scarab_opens"
-                params["eyes"] = STACK_HEIGHT + 1 - st.stack[y]
-            targets = [_pillar(st, x), _pillar(st, y)]
-    else:  # pragma: no cover - every decision phase is listed above
-        raise ValueError(f"luxor2001: no decision is taken now (action {action})")
-    text = st.game.message(kind, params, seat)
-    return {"action": action, "kind": kind, "params": params, "targets": targets, "text": text}
-
-
-# --- the score breakdown -----------------------------------------------------------------
-
-
-def _part_adder(game: Game, parts: list[dict[str, Any]], seat: int) -> Callable[..., None]:
-    def part(kind: str, points: int, params: dict[str, Any]) -> None:
-        text = game.message(kind, params, seat)
-        parts.append({"kind": kind, "params": params, "points": points, "text": text})
-
-    return part
-
-
-def score_breakdown(st: LuxorState, viewer: int | None = None) -> list[SeatScore]:
-    """Per seat, parts that add up to its score, as ``viewer`` may know them.
-
-    During play every sarcophagus value and pharaoh card is hidden from some seat, so a
-    row lists only the closed sarcophagi (worth 0 until they are turned up), except
-    ``viewer``'s own: one part per sarcophagus it has looked at, the rest closed, and its
-    pharaoh card's part as things stand. A value ``viewer`` saw in another seat's hands
-    (a sarcophagus it gave up to a curse) stays out of that seat's row. At the end one
-    part per sarcophagus and the pharaoh card's part, for every viewer.
-    """
-    game = st.game
-    ended = st.phase == rules.END
-    out: list[SeatScore] = []
-    for seat in range(st.n):
-        parts: list[dict[str, Any]] = []
-        part = _part_adder(game, parts, seat)
-
-        held = sorted(st.held[seat], key=lambda c: (VALUE_EYES[c & 7], VALUE_POINTS[c & 7]))
-        if seat == viewer and not ended:
-            closed = []
-            for code in held:
-                if code >> 3 & (1 << seat):
-                    value = code & 7
-                    eyes, points = VALUE_EYES[value], VALUE_POINTS[value]
-                    part("part_sarcophagus", points, {"eyes": eyes, "points": points})
-                else:
-                    closed.append(VALUE_EYES[code & 7])
-            if closed:
-                part("part_sarcophagi_closed", 0, {"count": len(closed), "eyes": closed})
-            animal = st.pharaoh[seat]
-            if animal >= 0 and st.occupant[animal] == seat:
-                part("part_pharaoh_bonus", PHARAOH_BONUS, {"animal": ANIMALS[animal]})
-            elif animal >= 0:
-                part("part_pharaoh_none", 0, {"animal": ANIMALS[animal]})
-        elif ended:
-            for code in held:
-                value = code & 7
-                eyes, points = VALUE_EYES[value], VALUE_POINTS[value]
-                part("part_sarcophagus", points, {"eyes": eyes, "points": points})
-            animal = st.pharaoh[seat]
-            if st.occupant[animal] == seat:
-                part("part_pharaoh_bonus", PHARAOH_BONUS, {"animal": ANIMALS[animal]})
-            else:
-                part("part_pharaoh_none", 0, {"animal": ANIMALS[animal]})
-        elif held:
-            eyes_list = [VALUE_EYES[c & 7] for c in held]
-            part("part_sarcophagi_closed", 0, {"count": len(held), "eyes": eyes_list})
-        count = len(st.held[seat])
-        tiebreak = {
-            "kind": "tiebreak_sarcophagi",
-            "value": count,
-            "text": game.message("tiebreak_sarcophagi", {"value": count}, seat),
-        }
-        total = sum(p["points"] for p in parts)
-        out.append({"seat": seat, "parts": parts, "total": total, "tiebreak": [tiebreak]})
-    return out
-
-
-# --- the board's geometry ----------------------------------------------------------------
-
-
-def board_layout(pillar_order: tuple[int, ...], curse: bool, sphinx: bool) -> dict[str, Any]:
-    """The wall, the pillars and the components' figures, from the data file (JSON-ready)."""
-    return {
-        "shafts": SHAFTS,
-        "rows": ROWS,
-        "cells": CELLS,
-        "cards_per_shaft": CARDS_PER_SHAFT,
-        "wall_cards": WALL_CARDS,
-        "animals": [{"id": name, "abbrev": ABBREV[i]} for i, name in enumerate(ANIMALS)],
-        "facings": list(FACING_NAMES),
-        "pillars": [
-            {"slot": slot, "animal": ANIMALS[animal]} for slot, animal in enumerate(pillar_order)
-        ],
-        "stack_height": STACK_HEIGHT,
-        "stack_eyes": list(range(1, STACK_HEIGHT + 1)),
-        "sarcophagi": [
-            {"eyes": e, "points": p, "count": c}
-            for (e, p), c in zip(
-                zip(VALUE_EYES, VALUE_POINTS, strict=True), SARCOPHAGUS_COUNTS, strict=True
-            )
-        ],
-        "scarabs": NUM_SCARABS,
-        "max_scarabs_at_pillar": MAX_SCARABS_AT_PILLAR,
-        "max_scarabs_per_insertion": MAX_SCARABS_PER_INSERTION,
-        "researchers_per_player": RESEARCHERS,
-        "hand_size": HAND_SIZE,
-        "pharaoh_bonus": PHARAOH_BONUS,
-        "cards": [
-            {"id": i, **{k: v for k, v in _card_params(i).items() if k != "card"}}
-            for i in range(len(CARDS))
-        ],
-        "curses": [
-            {"id": i, "animals": [ANIMALS[a] for a in animals]}
-            for i, animals in enumerate(CURSE_ANIMALS)
-        ],
-        "variants": {"curse": curse, "sphinx": sphinx},
-    }

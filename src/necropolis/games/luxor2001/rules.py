@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from necropolis.engine.frozen import added, removed, replaced
 from necropolis.engine.protocol import CHANCE, TERMINAL
 from necropolis.games.luxor2001.components import (
     CARD_BOTTOM_CODE,
@@ -291,7 +292,7 @@ def apply(st: LuxorState, action: int) -> None:
     elif phase == DEAL:
         _deal(st, action - CH_CARD)
     elif phase == PHARAOH:
-        st.pharaoh[st.deal_k] = action - CH_PHARAOH
+        st.pharaoh = replaced(st.pharaoh, st.deal_k, action - CH_PHARAOH)
         st.deal_k += 1
         if st.deal_k == st.n:
             st.deal_k = 0
@@ -502,9 +503,10 @@ def _start_open(st: LuxorState, animal: int, resume: int) -> None:
 
 def _open(st: LuxorState, value: int) -> None:
     a = st.open_pillar
-    st.value_pool[value] -= 1
-    st.stack[a] -= 1
-    st.held[st.open_for].append(value | (1 << st.open_for) << 3)
+    st.value_pool = added(st.value_pool, value, -1)
+    st.stack = added(st.stack, a, -1)
+    seat = st.open_for
+    st.held = replaced(st.held, seat, (*st.held[seat], value | (1 << seat) << 3))
     st.scarab_supply += st.scarabs[a]
     st.scarabs[a] = 0
     st.open_pillar = -1
@@ -568,8 +570,8 @@ def _reveal_top_or_go_on(st: LuxorState) -> None:
 
 
 def _reveal_curse(st: LuxorState, curse: int) -> None:
-    st.curses_left.remove(curse)
-    st.curses_out.append(curse)
+    st.curses_left = removed(st.curses_left, curse)
+    st.curses_out = (*st.curses_out, curse)
     st.curse_card = curse
     st.back = -1
     if curse_victims(st) and curse_found(st):
@@ -583,8 +585,9 @@ def give_sarcophagus(st: LuxorState, value: int) -> None:
     """The cursed seat hands a sarcophagus of ``value`` to the seat that drew the curse."""
     held = st.held[st.victim]
     code = next(c for c in held if c & 7 == value)
-    held.remove(code)
-    st.held[st.player].append(code | (1 << st.player) << 3)  # the new holder looks at it
+    st.held = replaced(st.held, st.victim, removed(held, code))
+    mine = (*st.held[st.player], code | (1 << st.player) << 3)  # the new holder looks at it
+    st.held = replaced(st.held, st.player, mine)
     _end_curse(st)
 
 

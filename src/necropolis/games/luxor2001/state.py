@@ -1,13 +1,14 @@
 """The state of a Luxor (Baars, 2001) match: plain slotted fields and the protocol methods.
 
-Fields are ints and lists of ints so that a clone is a handful of slice copies. Hidden
+Fields are ints, lists of ints, and tuples for what changes only now and then (which the
+rules replace rather than change), so that a clone is a handful of list copies. Hidden
 things are kept in the form that makes deferred chance honest: the draw piles are only
 the set of hieroglyph cards nobody has seen (a draw is a chance event over it), unopened
 sarcophagi are only a count per pillar plus a pool of values not yet revealed (an opening
 is a chance event over the pool of that eye count), and each sarcophagus a seat holds
 carries a bitmask of the seats that have seen its value. Rules live in ``rules.py``,
 views and tensors in ``view.py``, text in ``text.py``, the table language in
-``narration.py``.
+``narration.py`` (the log), ``prompts.py``, ``breakdown.py`` and ``layout.py``.
 """
 
 from __future__ import annotations
@@ -16,9 +17,10 @@ import math
 import random
 from typing import TYPE_CHECKING
 
+from necropolis.engine.draws import shuffle
 from necropolis.engine.language import ActionInfo, LogEntry, Prompt, SeatScore
 from necropolis.engine.protocol import State, View, winners_share
-from necropolis.games.luxor2001 import narration, rules, text, view
+from necropolis.games.luxor2001 import breakdown, narration, prompts, rules, text, view
 from necropolis.games.luxor2001.components import (
     CELLS,
     CURSE_FIRST_PILE,
@@ -33,6 +35,7 @@ from necropolis.games.luxor2001.components import (
     STACK_HEIGHT,
     VALUE_EYES,
     VALUE_POINTS,
+    VALUES_OF_EYES,
 )
 
 if TYPE_CHECKING:
@@ -96,18 +99,18 @@ class LuxorState(State):
         self.inserted = 0
         self.last_cells = -1
         self.hands: list[list[int]] = [[] for _ in range(n)]
-        self.pharaoh = [-1] * n
+        self.pharaoh: tuple[int, ...] = (-1,) * n
         self.occupant = [-1] * NUM_ANIMALS
         self.res_supply = [RESEARCHERS] * n
         self.scarabs = [0] * NUM_ANIMALS
         self.scarab_supply = NUM_SCARABS
-        self.stack = [STACK_HEIGHT] * NUM_ANIMALS
-        self.held: list[list[int]] = [[] for _ in range(n)]
-        self.value_pool = list(SARCOPHAGUS_COUNTS)
+        self.stack: tuple[int, ...] = (STACK_HEIGHT,) * NUM_ANIMALS
+        self.held: tuple[tuple[int, ...], ...] = ((),) * n
+        self.value_pool: tuple[int, ...] = SARCOPHAGUS_COUNTS
         self.pile = list(range(NUM_CARDS))
         self.pile1 = CURSE_FIRST_PILE if self.curse else 0
-        self.curses_left = list(range(NUM_CURSES)) if self.curse else []
-        self.curses_out: list[int] = []
+        self.curses_left: tuple[int, ...] = tuple(range(NUM_CURSES)) if self.curse else ()
+        self.curses_out: tuple[int, ...] = ()
         self.back = -1
         self.phase = rules.PHARAOH
         self.player = 0  # the youngest player starts: seat 0
@@ -128,35 +131,41 @@ class LuxorState(State):
         self.dst_mask = 0
 
     def clone(self) -> LuxorState:
-        new = self._clone_base()
+        return self._copy(self._clone_base())
+
+    def _copy(self, new: LuxorState) -> LuxorState:
+        """``new`` (a bare instance) given a copy of every field: the lists copied (the
+        method is quicker than a slice), the ints, bools and tuples shared. The fields
+        that change only now and then (pharaoh cards, sarcophagi, the curse cards) are
+        tuples, which the rules replace rather than change, so sharing them is safe."""
         new.n = self.n
         new.curse = self.curse
         new.sphinx = self.sphinx
         new.pillar_order = self.pillar_order
-        new.wall = self.wall[:]
-        new.heights = self.heights[:]
+        new.wall = self.wall.copy()
+        new.heights = self.heights.copy()
         new.inserted = self.inserted
         new.last_cells = self.last_cells
-        new.hands = [h[:] for h in self.hands]
-        new.pharaoh = self.pharaoh[:]
-        new.occupant = self.occupant[:]
-        new.res_supply = self.res_supply[:]
-        new.scarabs = self.scarabs[:]
+        new.hands = [h.copy() for h in self.hands]
+        new.pharaoh = self.pharaoh
+        new.occupant = self.occupant.copy()
+        new.res_supply = self.res_supply.copy()
+        new.scarabs = self.scarabs.copy()
         new.scarab_supply = self.scarab_supply
-        new.stack = self.stack[:]
-        new.held = [h[:] for h in self.held]
-        new.value_pool = self.value_pool[:]
-        new.pile = self.pile[:]
+        new.stack = self.stack
+        new.held = self.held
+        new.value_pool = self.value_pool
+        new.pile = self.pile.copy()
         new.pile1 = self.pile1
-        new.curses_left = self.curses_left[:]
-        new.curses_out = self.curses_out[:]
+        new.curses_left = self.curses_left
+        new.curses_out = self.curses_out
         new.back = self.back
         new.phase = self.phase
         new.player = self.player
         new.deal_k = self.deal_k
         new.need_card = self.need_card
-        new.tokens = self.tokens[:]
-        new.placed_now = self.placed_now[:]
+        new.tokens = self.tokens.copy()
+        new.placed_now = self.placed_now.copy()
         new.pending = self.pending
         new.open_pillar = self.open_pillar
         new.open_for = self.open_for
@@ -196,20 +205,20 @@ class LuxorState(State):
     def describe_action(self, action: int, observer: int | None) -> str:
         return text.describe_action(self, action, observer)
 
-    # --- the table language (computed on demand, see narration.py) -------------------------
+    # --- the table language (on demand: narration.py, prompts.py, breakdown.py) -----------
 
     def narrate(self, before: State, action: int, viewer: int | None) -> list[LogEntry]:
         assert isinstance(before, LuxorState)
         return narration.narrate(self, before, action, viewer)
 
     def prompt(self, seat: int | None) -> Prompt | None:
-        return narration.prompt(self, seat)
+        return prompts.prompt(self, seat)
 
     def action_info(self, action: int) -> ActionInfo:
-        return narration.action_info(self, action)
+        return prompts.action_info(self, action)
 
     def score_breakdown(self, viewer: int | None = None) -> list[SeatScore]:
-        return narration.score_breakdown(self, viewer)
+        return breakdown.score_breakdown(self, viewer)
 
     def scores(self) -> list[float]:
         """Points so far: sarcophagus values, plus the pharaoh bonus where it applies."""
@@ -247,15 +256,26 @@ class LuxorState(State):
     def view(self, seat: int | None) -> View:
         return view.build_view(self, seat)
 
+    def _shows_hidden(self, action: int) -> bool:
+        # Every hidden thing a seat comes to know (a card drawn, a sarcophagus opened, a
+        # curse turned up, a sarcophagus handed over) comes through a chance event or
+        # another seat's decision; no decision of a seat's own shows it anything before
+        # either, so a decision after which it acts alone again shows it nothing.
+        return False
+
     def _resample(self, seat: int, rng: random.Random) -> LuxorState:
-        """Redraw other hands, other pharaoh cards and unseen sarcophagus values."""
-        new = self.clone()
+        """Redraw other hands, other pharaoh cards and unseen sarcophagus values.
+
+        The shuffles are :func:`necropolis.engine.draws.shuffle`, the standard library's
+        own done inline: one generator gives the worlds it always gave, only sooner.
+        """
+        new = self._copy(self._clone_base(history=False))
         n = self.n
         # Cards: the pile and the other hands are one pool of cards this seat has not seen.
         others = [s for s in range(n) if s != seat]
         # Sorted first, so the result depends only on the view and the generator.
         pool = sorted(new.pile + [c for s in others for c in new.hands[s]])
-        rng.shuffle(pool)
+        shuffle(rng, pool)
         k = 0
         for s in others:
             size = len(new.hands[s])
@@ -267,28 +287,38 @@ class LuxorState(State):
         # Pharaoh cards: others' are drawn from the animals this seat's card is not.
         dealt = [s for s in others if new.pharaoh[s] >= 0]
         free = [a for a in range(NUM_ANIMALS) if a != new.pharaoh[seat]]
-        rng.shuffle(free)
+        shuffle(rng, free)
+        pharaoh = list(new.pharaoh)
         for s, animal in zip(dealt, free, strict=False):
-            new.pharaoh[s] = animal
-        # Sarcophagus values this seat has not seen, redrawn within each eye count.
-        bit = 1 << seat
-        hidden = [
-            (s, i) for s in range(n) for i, code in enumerate(new.held[s]) if not code >> 3 & bit
-        ]
+            pharaoh[s] = animal
+        new.pharaoh = tuple(pharaoh)
+        # Sarcophagus values this seat has not seen, redrawn within each eye count; the
+        # slots of each count in seat order, then in the order each seat holds them.
+        seen_bit = 8 << seat  # the seen-by mask starts at bit 3
+        slots_of: dict[int, list[tuple[int, int]]] = {}
+        for s in range(n):
+            for i, code in enumerate(new.held[s]):
+                if not code & seen_bit:
+                    slots_of.setdefault(VALUE_EYES[code & 7], []).append((s, i))
+        if not slots_of:
+            return new
+        held = [list(h) for h in new.held]
+        value_pool = list(new.value_pool)
         for eyes in (1, 2, 3):
-            slots = [(s, i) for s, i in hidden if VALUE_EYES[new.held[s][i] & 7] == eyes]
+            slots = slots_of.get(eyes)
             if not slots:
                 continue
-            values = [new.held[s][i] & 7 for s, i in slots]
-            for v in range(len(VALUE_EYES)):
-                if VALUE_EYES[v] == eyes:
-                    values += [v] * new.value_pool[v]
+            kinds = VALUES_OF_EYES[eyes]
+            values = [held[s][i] & 7 for s, i in slots]
+            for v in kinds:
+                values += [v] * value_pool[v]
             values.sort()
-            rng.shuffle(values)
+            shuffle(rng, values)
             for (s, i), v in zip(slots, values, strict=False):
-                new.held[s][i] = (new.held[s][i] & ~7) | v
+                held[s][i] = (held[s][i] & ~7) | v
             rest = values[len(slots) :]
-            for v in range(len(VALUE_EYES)):
-                if VALUE_EYES[v] == eyes:
-                    new.value_pool[v] = rest.count(v)
+            for v in kinds:
+                value_pool[v] = rest.count(v)
+        new.held = tuple(tuple(h) for h in held)
+        new.value_pool = tuple(value_pool)
         return new

@@ -10,6 +10,9 @@ from __future__ import annotations
 from alembic import context
 from sqlalchemy import Connection, create_engine, text
 
+from necropolis.server import accounts as _accounts  # noqa: F401 (its tables join the metadata)
+from necropolis.server import chat as _chat  # noqa: F401 (likewise)
+from necropolis.server import ratings as _ratings  # noqa: F401 (likewise)
 from necropolis.server.db import metadata
 
 #: An arbitrary fixed key for PostgreSQL's advisory lock on migrations.

@@ -18,8 +18,9 @@ export const fixtures: Record<string, Fixture> = Object.fromEntries(
   Object.entries(files).map(([path, f]) => [path.replace(/^.*\/(.*)\.json$/, "$1"), f]),
 );
 
-/** The shell's own translator for `game`, read by `viewer`, in `lang`. */
-export function translator(game: string, lang: string, viewer: number | null = null) {
+/** The shell's own translator for `game`, read by `viewer`, in `lang`, with the seats'
+ * given `names` (as the table passes them) when there are any. */
+export function translator(game: string, lang: string, viewer: number | null = null, names?: string[]) {
   locale.lang = (LANGUAGES as readonly string[]).includes(lang) ? (lang as Lang) : "en";
-  return shellTranslator({ game, viewer });
+  return shellTranslator({ game, viewer, names });
 }

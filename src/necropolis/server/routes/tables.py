@@ -1,0 +1,281 @@
+"""The tables' HTTP routes: everything done to a table over HTTP but playing it.
+
+``/api/tables``: create one (its tokens derived from the creator's, answered once);
+``/api/tables/mine``: the creator's tables; ``/api/tables/{id}``: its summary (with the
+tokens, for its creator); ``/rematch``, ``/seats/{seat}/bot`` (hand a seat to a bot) and
+``/seats/{seat}/link`` (a seat's new link), for the creator; ``/record`` and ``/replay``
+of a finished (or abandoned) match. A table's clock is made with it (:mod:`.clocks`).
+Play itself goes over the WebSocket (:mod:`.socket`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Header, Query, Request
+from fastapi.responses import Response
+
+from necropolis.engine.errors import NecropolisError, UnknownGameError
+from necropolis.games import game_class
+from necropolis.server import db, filter, tokens
+from necropolis.server.clocks import ClockError, Clocks
+from necropolis.server.errors import ERRORS, ApiError
+from necropolis.server.live import LiveTable
+from necropolis.server.models import (
+    PERSON_TYPES,
+    CreatedTable,
+    CreateTable,
+    HandToBot,
+    Replay,
+    SeatInfo,
+    TableSummary,
+)
+from necropolis.server.routes import accounts as account_routes
+from necropolis.server.routes import clocks as clock_routes
+from necropolis.server.routes import ratings as rating_routes
+from necropolis.server.routes.common import (
+    authorised,
+    bearer,
+    table_summary,
+    tables_of,
+    with_deadlines,
+)
+from necropolis.server.service import Tables, new_row, new_table_id, stored
+from necropolis.server.written import clean_name
+
+router = APIRouter()
+
+
+@router.post("/api/tables", response_model=CreatedTable, responses=ERRORS)
+async def create_table(request: Request, body: CreateTable) -> CreatedTable:
+    if body.rated:
+        rating_routes.check_timed(body.clock)
+    created = await _create(tables_of(request), body)
+    await account_routes.claim_created(request, created)
+    if body.rated:
+        # Marked in the same request, so that a bot that moves first cannot make it late.
+        await rating_routes.mark(request, created.table_id, body)
+    return created
+
+
+@router.get("/api/tables/mine", response_model=list[TableSummary], responses=ERRORS)
+async def mine(
+    request: Request, authorization: Annotated[str | None, Header()] = None
+) -> list[TableSummary]:
+    token = bearer(authorization)
+    service = tables_of(request)
+    rows = await stored(service.store.mine, tokens.token_hash(token))
+    summaries = [table_summary(row) for row in rows]
+    await with_deadlines(service, summaries)
+    return summaries
+
+
+@router.get("/api/tables/{table_id}", response_model=TableSummary, responses=ERRORS)
+async def table(
+    request: Request, table_id: str, authorization: Annotated[str | None, Header()] = None
+) -> TableSummary:
+    live, token = await authorised(request, table_id, authorization)
+    return _summary(live, token, creator=live.is_creator(token))
+
+
+@router.post("/api/tables/{table_id}/rematch", response_model=CreatedTable, responses=ERRORS)
+async def rematch(
+    request: Request, table_id: str, authorization: Annotated[str | None, Header()] = None
+) -> CreatedTable:
+    live, token = await authorised(request, table_id, authorization, True)
+    seats = live.row.seats
+    turned = [seats[(k - 1) % len(seats)] for k in range(len(seats))]
+    body = CreateTable.model_validate(
+        {
+            "game": live.row.game,
+            "options": live.row.options,
+            "seats": [
+                {"type": s["type"], "level": s.get("level"), "name": s.get("name")} for s in turned
+            ],
+            "creator_token": token,
+            "clock": await clock_routes.settings_of(request, live),
+        }
+    )
+    created = await _create(tables_of(request), body)
+    await account_routes.claim_created(request, created)
+    return created
+
+
+@router.post(
+    "/api/tables/{table_id}/seats/{seat}/bot", response_model=TableSummary, responses=ERRORS
+)
+async def hand_to_bot(
+    request: Request,
+    table_id: str,
+    seat: int,
+    body: HandToBot,
+    authorization: Annotated[str | None, Header()] = None,
+) -> TableSummary:
+    live, token = await _creators_seat(request, table_id, seat, authorization)
+    await tables_of(request).hand_to_bot(live, seat, body.level)
+    return _summary(live, token, creator=True)
+
+
+@router.post(
+    "/api/tables/{table_id}/seats/{seat}/link", response_model=TableSummary, responses=ERRORS
+)
+async def new_link(
+    request: Request,
+    table_id: str,
+    seat: int,
+    authorization: Annotated[str | None, Header()] = None,
+) -> TableSummary:
+    live, token = await _creators_seat(request, table_id, seat, authorization, person=True)
+    fresh = await tables_of(request).new_link(live, seat, token)
+    await account_routes.relinked(request, live.id, seat, fresh)
+    return _summary(live, token, creator=True)
+
+
+@router.get("/api/tables/{table_id}/record", responses=ERRORS)
+async def record(
+    request: Request, table_id: str, authorization: Annotated[str | None, Header()] = None
+) -> Response:
+    live, _token = await authorised(request, table_id, authorization)
+    _finished(live)
+    data = filter.record(
+        live.row.game,
+        live.row.options,
+        # The record's seats as the terminal plays them: a person, or the bot's level.
+        [
+            "human" if s["type"] != "bot" else str(s.get("level") or "medium")
+            for s in live.row.seats
+        ],
+        [a for _, a in live.actions],
+        live.row.created.isoformat(timespec="seconds"),
+    )
+    name = f"{live.row.game}-{live.id}.json"
+    return Response(
+        json.dumps(data, indent=1) + "\n",
+        media_type="application/json",
+        headers={"Content-Disposition": f'attachment; filename="{name}"'},
+    )
+
+
+@router.get("/api/tables/{table_id}/replay", response_model=Replay, responses=ERRORS)
+async def replay(
+    request: Request,
+    table_id: str,
+    step: Annotated[int, Query(ge=0)] = 0,
+    seat: Annotated[int | None, Query(ge=0)] = None,
+    authorization: Annotated[str | None, Header()] = None,
+) -> Replay:
+    live, _token = await authorised(request, table_id, authorization)
+    _finished(live)
+    actions = [a for _, a in live.actions]
+    if step > len(actions):
+        raise ApiError(400, "bad_step", f"This match has {len(actions)} steps.")
+    if seat is not None and seat >= live.game.num_players:
+        raise ApiError(404, "no_such_seat", f"This table has no seat {seat}.")
+    actors = [who for who, _ in live.actions]
+    return await asyncio.to_thread(filter.replay, live.game, actions, step, seat, actors)
+
+
+async def _creators_seat(
+    request: Request,
+    table_id: str,
+    seat: int,
+    authorization: str | None,
+    *,
+    person: bool = False,
+) -> tuple[LiveTable, str]:
+    """The table and the creator's token, for a change to seat ``seat`` of a match in
+    play (``person``: one a person plays) that no other account holds; refused
+    otherwise."""
+    live, token = await authorised(request, table_id, authorization, True)
+    if not 0 <= seat < len(live.row.seats):
+        raise ApiError(404, "no_such_seat", f"This table has no seat {seat}.")
+    if person and live.is_bot(seat):
+        raise ApiError(409, "bot_seat", "A bot plays this seat: it has no link.")
+    if live.over:
+        raise ApiError(409, "finished", "This match is over.")
+    await account_routes.check_creators_change(request, live.id, seat)
+    return live, token
+
+
+def _summary(live: LiveTable, token: str, *, creator: bool) -> TableSummary:
+    """The table's summary as it stands, with the seats' tokens for its creator."""
+    summary = table_summary(live.row, version=live.version)
+    summary.players = live.game.num_players
+    if creator:
+        _reveal_tokens(summary, token, live.row)
+    return summary
+
+
+def _finished(live: LiveTable) -> None:
+    if not live.over:
+        raise ApiError(409, "not_finished", "This match is still being played.")
+
+
+def _reveal_tokens(summary: TableSummary, creator_token: str, row: db.TableRow) -> None:
+    for seat in summary.seats:
+        if seat.type in PERSON_TYPES:
+            generation = int(row.seats[seat.seat].get("link") or 0)
+            seat.token = tokens.derived_token(
+                creator_token, summary.table_id, tokens.seat_role(seat.seat, generation)
+            )
+    summary.spectator_token = tokens.derived_token(
+        creator_token, summary.table_id, tokens.SPECTATOR_ROLE
+    )
+
+
+async def _create(service: Tables, body: CreateTable) -> CreatedTable:
+    try:
+        cls = game_class(body.game)
+    except UnknownGameError:
+        raise ApiError(404, "no_such_game", f"There is no game called {body.game!r}.") from None
+    options: dict[str, Any] = dict(body.options)
+    options.setdefault("players", len(body.seats))
+    try:
+        game = cls(**options)
+    except NecropolisError as exc:
+        raise ApiError(400, "bad_options", str(exc)) from None
+    if game.num_players != len(body.seats):
+        raise ApiError(
+            400, "bad_seats", f"{game.num_players} players need {game.num_players} seats."
+        )
+    try:
+        Clocks.check(game.id, body.clock)
+    except ClockError as exc:
+        raise ApiError(400, "bad_clock", str(exc)) from None
+    creator_token = body.creator_token or tokens.new_token()
+    table_id = new_table_id()
+    seats: list[dict[str, Any]] = []
+    answer: list[SeatInfo] = []
+    for k, request in enumerate(body.seats):
+        person = request.type in PERSON_TYPES
+        level = None if person else (request.level or "medium")
+        # No name given: null, which every client writes in its own language ("Player 2").
+        name = clean_name(request.name or "") or None
+        token = (
+            tokens.derived_token(creator_token, table_id, tokens.seat_role(k)) if person else None
+        )
+        seats.append(
+            {
+                "seat": k,
+                "type": request.type,
+                "name": name,
+                "level": level,
+                "token_hash": tokens.token_hash(token) if token else None,
+            }
+        )
+        answer.append(SeatInfo(seat=k, type=request.type, name=name, level=level, token=token))
+    spectator = tokens.derived_token(creator_token, table_id, tokens.SPECTATOR_ROLE)
+    row = new_row(
+        game.id,
+        dict(game.options),
+        seats,
+        tokens.token_hash(creator_token),
+        tokens.token_hash(spectator),
+        table_id,
+    )
+    await service.create(row, body.clock)
+    return CreatedTable(
+        table_id=table_id, creator_token=creator_token, seats=answer, spectator_token=spectator
+    )

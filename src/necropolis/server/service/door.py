@@ -1,0 +1,207 @@
+"""The one door through which a table changes, and the seats' links.
+
+:meth:`Door.act` checks the seat, the version and the action's legality, commits the
+action (with the seat's turn in hand, or holds it there when it reveals nothing), applies
+it to the state in memory, and only then tells the table's connections and the other
+processes; :meth:`Door.undo` and :meth:`Door.commit` take back or confirm a turn in hand.
+:meth:`Door._commit` is the one place actions are appended to the record.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+
+from necropolis.engine.protocol import State
+from necropolis.server import tokens
+from necropolis.server.db import Append, VersionConflictError, now, storage_failed
+from necropolis.server.live import LiveTable, Turn
+from necropolis.server.service.base import Refusal
+from necropolis.server.service.loading import Loading
+from necropolis.server.service.storage import UNAVAILABLE, stored
+
+log = logging.getLogger("necropolis.server")
+
+
+class Door(Loading):
+    """The door of the tables in memory (see :mod:`necropolis.server.service`)."""
+
+    # --- the door --------------------------------------------------------------------
+
+    async def act(
+        self,
+        live: LiveTable,
+        seat: int,
+        action: int,
+        version: int,
+        *,
+        bot: bool = False,
+        pending: int = 0,
+        hold: bool = False,
+    ) -> Refusal | None:
+        """Play ``action`` for ``seat`` if ``version`` is current and the action is legal.
+
+        ``bot`` is True when a bot of this process plays the seat; otherwise the caller
+        proved with a token that it holds the seat. ``pending`` is the number of decisions
+        the client saw in the seat's turn in hand (a double click is refused as stale). With
+        ``hold`` (a client that keeps turns in hand), a decision that reveals nothing joins
+        the seat's turn in hand, told to that seat alone; any other decision is committed
+        together with the turn in hand, as one turn. None means done and told.
+        """
+        async with live.lock:
+            refused = self._check(live, seat, version, pending, bot=bot)
+            if refused is not None:
+                return refused
+            state = live.position(seat)
+            if seat not in state.acting_seats():
+                return Refusal("not_your_turn", "It is not your turn.")
+            if action not in live.legal(state, seat):
+                return Refusal("illegal_action", f"Action {action} is not one of your choices.")
+            after = state.clone()
+            # Just checked against the seat's legal actions: not checked again.
+            after.apply_legal_action(action)
+            if hold and not bot and not state.reveals(action, after):
+                held_turn = live.turns.setdefault(seat, Turn(live.version))
+                held_turn.actions.append(action)
+                held_turn.states.append(after)
+                held_turn.entries.append(after.narrate(state, action, seat))
+                live.tell_seat(seat)
+                return None
+            turn = live.turns.get(seat)
+            held = list(zip(turn.actions, turn.states, strict=True)) if turn else []
+            refused = await self._commit_told(live, seat, [*held, (action, after)])
+        if refused is None:
+            await self._told(live)
+        return refused
+
+    async def undo(self, live: LiveTable, seat: int, version: int, pending: int) -> Refusal | None:
+        """Take back the last decision of ``seat``'s turn in hand (never a committed one)."""
+        async with live.lock:
+            refused = self._check(live, seat, version, pending)
+            if refused is not None:
+                return refused
+            turn = live.turns.get(seat)
+            if turn is None:
+                return Refusal("nothing_to_undo", "Nothing to take back: what was revealed stays.")
+            turn.actions.pop()
+            turn.states.pop()
+            turn.entries.pop()
+            if not turn.actions:
+                del live.turns[seat]
+            live.tell_seat(seat)
+        return None
+
+    async def commit(
+        self, live: LiveTable, seat: int, version: int, pending: int
+    ) -> Refusal | None:
+        """Commit ``seat``'s turn in hand now, as one turn (the seat confirms it)."""
+        async with live.lock:
+            refused = self._check(live, seat, version, pending)
+            if refused is not None:
+                return refused
+            turn = live.turns.get(seat)
+            if turn is None:
+                return Refusal("nothing_to_undo", "There is no turn in hand to confirm.")
+            held = list(zip(turn.actions, turn.states, strict=True))
+            refused = await self._commit_told(live, seat, held)
+        if refused is None:
+            await self._told(live)
+        return refused
+
+    async def _commit_told(
+        self, live: LiveTable, seat: int, turn: Sequence[tuple[int, State | None]]
+    ) -> Refusal | None:
+        """:meth:`_commit` for a person's door, a storage failure answered as
+        ``unavailable`` (the table put in doubt) instead of raised; the caller holds the
+        lock and tells the table when it is committed."""
+        try:
+            return await self._commit(live, seat, turn)
+        except Exception as exc:
+            if not storage_failed(exc):
+                raise
+            self.failed(live, exc)
+            return Refusal("unavailable", UNAVAILABLE)
+
+    def _check(
+        self, live: LiveTable, seat: int, version: int, pending: int, *, bot: bool = False
+    ) -> Refusal | None:
+        """The door's first checks: the match goes on, the seat is the caller's, and the
+        client saw the table's version and the seat's turn in hand as they are."""
+        if live.over:
+            return Refusal("finished", "This match is over.")
+        if live.is_bot(seat) != bot:
+            return Refusal("seat_taken_by_bot", "A bot plays this seat now.")
+        turn = live.turns.get(seat)
+        held = len(turn.actions) if turn is not None else 0
+        if version != live.version or pending != held:
+            return Refusal(
+                "stale_version",
+                f"The table is at version {live.version} with {held} decisions in hand, "
+                f"not {version} with {pending}: see the new state.",
+            )
+        return None
+
+    async def _commit(
+        self, live: LiveTable, seat: int | None, turn: Sequence[tuple[int, State | None]]
+    ) -> Refusal | None:
+        """Append ``turn`` (actions, each with the state after it if known) at the table's
+        version, whole, then apply it; the caller holds the lock."""
+        index = live.version
+        states: list[State] = []
+        state = live.state
+        for action, after in turn:
+            if after is None:
+                after = state.clone()
+                after.apply_action(action)
+            states.append(after)
+            state = after
+        appends = [
+            Append(live.id, index + k, seat, action, states[k].is_terminal())
+            for k, (action, _) in enumerate(turn)
+        ]
+        try:
+            await self.writer.append(*appends)
+        except VersionConflictError:
+            # Another process got there first: take its actions, then refuse.
+            missed = await stored(self.store.actions, live.id, live.version)
+            for s, a in missed:
+                live.apply(s, a)
+            live.tell()
+            self.drive(live)
+            return Refusal(
+                "stale_version", f"The table moved on to version {live.version}: see the new state."
+            )
+        for (action, _), after in zip(turn, states, strict=True):
+            live.apply(seat, action, after)
+        live.row.version = live.version
+        live.row.updated = now()
+        if self.trouble is not None:
+            log.warning("the storage takes writes again")
+            self.trouble = None
+        return None
+
+    async def _told(self, live: LiveTable) -> None:
+        live.tell()
+        self.broker.publish(live.id, live.version)
+        self.drive(live)
+
+    # --- seats -----------------------------------------------------------------------
+
+    async def new_link(self, live: LiveTable, seat: int, creator_token: str) -> str:
+        """Give the person seat ``seat`` a new link (its next generation's token), and
+        answer its token; the old token opens nothing from now on, and its connections
+        are closed."""
+        async with live.lock:
+            seats = [dict(s) for s in live.row.seats]
+            generation = int(seats[seat].get("link") or 0) + 1
+            role = tokens.seat_role(seat, generation)
+            token = tokens.derived_token(creator_token, live.id, role)
+            seats[seat].update(link=generation, token_hash=tokens.token_hash(token))
+            await stored(self.store.set_seats, live.id, seats)
+            live.row.seats = seats
+            # A turn in hand belonged to the old link's holder: the new one starts afresh.
+            live.turns.pop(seat, None)
+        live.end_replaced()
+        # Other processes read the new seats when they hear of the table, and close theirs.
+        self.broker.publish(live.id, live.version)
+        return token

@@ -1,0 +1,195 @@
+"""Tables in and out of memory: starting and closing, loading a table on first use,
+creating one, catching up with what other processes committed, and forgetting the idle.
+
+At start the tables in play are loaded and driven on (a slow or failing database retried
+with a capped back-off, never stopping the server); a keeper then catches up with news
+lost on the way (several processes) and forgets tables nobody has used for a while.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+
+from necropolis.server import bots
+from necropolis.server.db import TableRow, storage_failed
+from necropolis.server.live import LiveTable
+from necropolis.server.models import ClockSettings
+from necropolis.server.service.base import RETRY_CAP, RETRY_FIRST, TablesBase
+from necropolis.server.service.storage import stored
+
+log = logging.getLogger("necropolis.server")
+
+#: Seconds between looks at the database for news lost on the way (several processes).
+POLL_SECONDS = 2.0
+#: Seconds a table nobody watches stays in memory.
+IDLE_SECONDS = 600.0
+
+
+class Loading(TablesBase):
+    """The tables this process holds in memory: in, out, and up to date."""
+
+    # --- life ------------------------------------------------------------------------
+
+    async def start(self) -> None:
+        self._pool = bots.make_pool(self.bot_workers)
+        await self.broker.start(self.on_news)
+        await self.clocks.start()
+        playing = await asyncio.to_thread(self.store.playing)
+        self._keeper = asyncio.create_task(self._keep(), name="keeper")
+        self._resumer = asyncio.create_task(self._resume(playing), name="resume")
+
+    async def _resume(self, table_ids: list[str]) -> None:
+        """Load the tables in play and drive on those whose turn is chance's or a bot's;
+        a table the database does not give now is tried again, with a capped back-off,
+        until it loads (a slow or failing database must not stop the server starting)."""
+        wait = RETRY_FIRST
+        while table_ids:
+            missed: list[str] = []
+            for table_id in table_ids:
+                try:
+                    live = await self.get(table_id)
+                except Exception as exc:
+                    if not storage_failed(exc):
+                        log.exception("table %s could not be loaded", table_id)
+                        continue
+                    missed.append(table_id)
+                    continue
+                if live is not None:
+                    self.drive(live)
+            table_ids = missed
+            if missed:
+                await asyncio.sleep(wait)
+                wait = min(wait * 2, RETRY_CAP)
+
+    async def _keep(self) -> None:
+        """Now and then: catch up with tables whose news was lost (only when other
+        processes share them), and forget tables nobody has used for a while."""
+        while True:
+            await asyncio.sleep(POLL_SECONDS if self.broker.shared else IDLE_SECONDS / 10)
+            try:
+                if self.broker.shared:
+                    watched = [t for t in self._live.values() if t.connections]
+                    versions = await stored(self.store.versions, [t.id for t in watched])
+                    for live in watched:
+                        if versions.get(live.id, 0) > live.version and await self.catch_up(live):
+                            live.tell()
+                self._forget_idle()
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("the table keeper failed; it tries again")
+
+    def _forget_idle(self) -> None:
+        limit = time.monotonic() - IDLE_SECONDS
+        for table_id, live in list(self._live.items()):
+            busy = live.connections or (live.driver is not None and not live.driver.done())
+            if not busy and live.touched < limit and not live.lock.locked():
+                del self._live[table_id]
+
+    async def close(self) -> None:
+        self._closing = True
+        if self._keeper is not None:
+            self._keeper.cancel()
+        if self._resumer is not None:
+            self._resumer.cancel()
+        await self.clocks.close()
+        for live in self._live.values():
+            if live.driver is not None:
+                live.driver.cancel()
+        await self.broker.close()
+        self.writer.close()
+        if self._pool is not None:
+            # Waiting lets the workers end in order (a decision takes at most a second).
+            await asyncio.to_thread(self._pool.shutdown, True, cancel_futures=True)
+
+    # --- loading ---------------------------------------------------------------------
+
+    def in_memory(self) -> dict[str, LiveTable]:
+        """Every table in memory, by id (not to be changed)."""
+        return self._live
+
+    async def get(self, table_id: str) -> LiveTable | None:
+        """The table, loaded from the database on first use (None: no such table)."""
+        live = self._live.get(table_id)
+        if live is not None:
+            live.touched = time.monotonic()
+            return live
+        pending = self._loading.get(table_id)
+        if pending is not None:
+            return await pending
+        future: asyncio.Future[LiveTable | None] = asyncio.get_running_loop().create_future()
+        self._loading[table_id] = future
+        try:
+            found = await stored(self._read_table, table_id)
+            # Replaying the record is the CPU's work, not a wait on the database: it is
+            # not bounded by the storage's wait (a long match on a busy machine takes time).
+            live = None if found is None else await asyncio.to_thread(LiveTable, *found)
+            if live is not None:
+                await self.clocks.attach(live)
+                self._live[table_id] = live
+            future.set_result(live)
+            return live
+        except BaseException as exc:
+            future.set_exception(exc)
+            future.exception()  # retrieved: waiters get it through await
+            raise
+        finally:
+            del self._loading[table_id]
+
+    def loaded(self, table_id: str) -> LiveTable | None:
+        """The table if this process has it in memory (never read from the database)."""
+        return self._live.get(table_id)
+
+    def _read_table(self, table_id: str) -> tuple[TableRow, list[tuple[int | None, int]]] | None:
+        """A table's row and record from the database (None: no such table)."""
+        row = self.store.get(table_id)
+        if row is None:
+            return None
+        return row, self.store.actions(table_id)
+
+    async def catch_up(self, live: LiveTable) -> bool:
+        """Read what other processes committed; True if the table changed."""
+        async with live.lock:
+            row, missed = await stored(self._read_since, live.id, live.version)
+            changed = row is not None and row.seats != live.row.seats
+            if row is not None:
+                live.row.seats = row.seats
+                live.row.status = row.status  # abandoned on another process (clocks)
+            if changed:
+                live.end_replaced()  # a seat given a new link on another process
+            for seat, action in missed:
+                live.apply(seat, action)
+        if changed or missed:
+            # The turn may now be chance's or a bot's: nothing else would play it here.
+            self.drive(live)
+        return changed or bool(missed)
+
+    def _read_since(
+        self, table_id: str, version: int
+    ) -> tuple[TableRow | None, list[tuple[int | None, int]]]:
+        return self.store.get(table_id), self.store.actions(table_id, version)
+
+    async def on_news(self, table_id: str, version: int) -> None:
+        """Another process says ``table_id`` is at ``version``: catch up and tell."""
+        live = self._live.get(table_id)
+        if live is None:
+            return
+        if await self.catch_up(live):
+            live.tell()
+
+    # --- creating ---------------------------------------------------------------------
+
+    async def create(self, row: TableRow, clock: ClockSettings | None = None) -> LiveTable:
+        live = LiveTable(row, [])
+        try:
+            await stored(self.store.create, row)
+            await self.clocks.created(live, clock)
+        except Exception as exc:
+            if storage_failed(exc):
+                self.failed(None, exc)
+            raise
+        self._live[row.id] = live
+        self.drive(live)
+        return live

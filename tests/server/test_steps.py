@@ -1,0 +1,128 @@
+"""A ``state`` message shows a connection each version it missed, as its seat saw it.
+
+When several actions land between two messages of a connection (a bot's streak, a chance
+outcome right after a move, a short drop), the message carries ``steps``: who acted at
+each missed version and the seat's view after it, so the page can play them one at a
+time. These tests hold the steps to the views a fresh replay of the same actions gives,
+and check that they stay within the seat's view and within the kept window.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import pytest
+
+from necropolis.engine.protocol import CHANCE, sample_chance
+from necropolis.games import game_ids, load_game
+from necropolis.server import filter
+from necropolis.server.live import STEPS_KEPT, Connection, LiveTable
+from necropolis.server.models import StateMessage
+from necropolis.server.service import new_row
+from tests.server.harness import SyncSeat, running_server
+from tests.server.test_tables import play_one, settle
+
+
+def _live(game_id: str) -> LiveTable:
+    game = load_game(game_id)
+    types = ["link"] + ["bot"] * (game.num_players - 1)
+    seats = [
+        {"seat": k, "type": t, "name": None, "level": "easy" if t == "bot" else None}
+        for k, t in enumerate(types)
+    ]
+    return LiveTable(new_row(game.id, dict(game.options), seats, "c" * 64, "s" * 64, "t1"), [])
+
+
+def _play(live: LiveTable, rng: random.Random, count: int) -> None:
+    for _ in range(count):
+        state = live.state
+        if state.is_terminal():
+            return
+        if state.current_player() == CHANCE:
+            live.apply(None, sample_chance(state, rng))
+        else:
+            seat = next(iter(state.acting_seats()))
+            live.apply(seat, rng.choice(state.legal_actions(seat)))
+
+
+@pytest.mark.parametrize("game_id", game_ids())
+def test_steps_are_the_seats_views_of_the_missed_versions(game_id: str) -> None:
+    rng = random.Random(3)
+    live = _live(game_id)
+    live.connections.add(Connection(seat=0, version=0))
+    _play(live, rng, 40)
+    since = live.version - 5
+    for viewer in (0, None):
+        message = json.loads(filter.state_text(live, viewer, since)[1])
+        assert [s["version"] for s in message["steps"]] == list(range(since + 1, live.version + 1))
+        # A fresh replay of the same actions gives the same views, the same actors.
+        state = live.game.new_initial_state()
+        for v, (by, action) in enumerate(live.actions, start=1):
+            state.apply_action(action)
+            if since < v < live.version:
+                step = message["steps"][v - since - 1]
+                assert step["by"] == by
+                assert step["view"] == json.loads(json.dumps(state.view(viewer)))
+        assert message["steps"][-1]["view"] is None  # the message's own view
+        assert message["steps"][-1]["by"] == live.actions[-1][0]
+        text = StateMessage.model_validate(filter.state_data(live, viewer, since))
+        assert text.model_dump_json() == filter.state_text(live, viewer, since)[1]
+
+
+def test_no_steps_for_a_first_message_or_beyond_the_kept_states() -> None:
+    live = _live(game_ids()[0])
+    live.connections.add(Connection(seat=0, version=0))
+    _play(live, random.Random(5), STEPS_KEPT + 4)
+    assert json.loads(filter.state_text(live, 0, 0)[1])["steps"] == []
+    assert json.loads(filter.state_text(live, 0, live.version)[1])["steps"] == []
+    behind = live.version - STEPS_KEPT - 1
+    assert json.loads(filter.state_text(live, 0, behind)[1])["steps"] == []
+    near = json.loads(filter.state_text(live, 0, live.version - STEPS_KEPT)[1])["steps"]
+    assert len(near) == STEPS_KEPT
+    assert all(s["view"] is not None for s in near[:-1])
+
+
+def test_a_table_nobody_watches_keeps_no_states() -> None:
+    live = _live(game_ids()[0])
+    _play(live, random.Random(9), 6)
+    assert not live.recent
+    # Someone comes back after missing them: the log is still theirs, the views are not
+    # kept, so each step says who acted and leaves the view out.
+    live.connections.add(Connection(seat=0, version=2))
+    steps = json.loads(filter.state_text(live, 0, 2)[1])["steps"]
+    assert [s["view"] for s in steps] == [None] * len(steps)
+    assert [s["by"] for s in steps] == [by for by, _ in live.actions[2:]]
+
+
+def test_a_seat_back_after_a_short_drop_is_sent_each_version_it_missed(tmp_path: Path) -> None:
+    """Over a real WebSocket: the views in ``steps`` are the very views the seat's other
+    connection was sent at those versions, and ``by`` says who moved."""
+    with running_server(f"sqlite:///{tmp_path / 'tables.sqlite3'}") as server:
+        created = server.create_table("luxor2001", ["me", "link"])
+        table_id = created["table_id"]
+        tokens = [s["token"] for s in created["seats"]]
+        seats = [SyncSeat.connect(server, table_id, t) for t in tokens]
+        rng = random.Random(8)
+        play_one(seats, rng)
+        since = settle(*seats)
+        for _ in range(3):
+            play_one(seats, rng)
+        now = settle(*seats)
+        assert 1 < now - since <= STEPS_KEPT
+        views = {m["version"]: m["view"] for m in seats[0].received if m["type"] == "state"}
+        back = SyncSeat.connect(server, table_id, tokens[0], since)
+        steps = back.state["steps"]
+        assert [s["version"] for s in steps] == list(range(since + 1, now + 1))
+        assert steps[-1]["view"] is None and back.state["view"] == views[now]
+        compared = [s for s in steps[:-1] if s["version"] in views]
+        assert compared, "the other connection saw some of the versions"
+        for s in compared:
+            assert s["view"] == views[s["version"]]
+        # A person's move is said to be theirs; chance's (the draws) nobody's.
+        movers = {s["by"] for s in steps}
+        assert movers <= {0, 1, None} and movers & {0, 1}
+        back.close()
+        for seat in seats:
+            seat.close()

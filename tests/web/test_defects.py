@@ -1,0 +1,264 @@
+"""Defects players met at the web table, each shown in a real Chromium as a person meets it.
+
+An address that is no page says so (in each language) instead of showing the lobby; the
+set-up form closes once the table is made; a friend who joined by a link finds the table
+in "my tables" with its status; the keyboard focus stays on the board after a move.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import random
+import re
+import time
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, Route, expect
+
+from tests.server.harness import Server, SyncSeat
+from tests.web.people import (
+    VIEWPORT,
+    create_table,
+    my_turn,
+    new_person,
+    page_errors,
+    take_turn,
+    version,
+)
+from tests.web.people import wait_for_turn_or_end as wait_for_turn
+
+
+def test_an_unknown_address_is_not_found_in_every_language(
+    browser: Browser, server: Server, shots: Path
+) -> None:
+    titles = {"en": "Nothing here", "nl": "Hier is niets", "it": "Qui non c'è niente"}
+    for lang, title in titles.items():
+        ctx = browser.new_context(viewport=VIEWPORT, locale=lang)
+        try:
+            page = new_person(ctx)
+            response = page.goto(server.url + "/no/such/page")
+            assert response is not None and response.status == 404
+            expect(page.get_by_test_id("not-found")).to_contain_text(title)
+            assert page.locator("[data-game]").count() == 0, "not the lobby"
+            page.screenshot(path=str(shots / f"not-found-{lang}.png"))
+            page.get_by_test_id("not-found").get_by_role("button").click()
+            page.wait_for_selector("[data-game]")
+            assert page_errors(page) == []
+        finally:
+            ctx.close()
+
+
+def test_the_setup_closes_and_a_joined_friend_sees_the_table_in_my_tables(
+    browser: Browser, server: Server, shots: Path
+) -> None:
+    ann_ctx = browser.new_context(viewport=VIEWPORT, locale="en-GB")
+    bo_ctx = browser.new_context(viewport=VIEWPORT, locale="en-GB")
+    try:
+        ann = new_person(ann_ctx)
+        ann.goto(server.url + "/")
+        ann.get_by_test_id("choose-luxor").click()
+        ann.get_by_test_id("seat-type-1").select_option("link")
+        ann.get_by_test_id("create").click()
+        expect(ann.get_by_test_id("open-table")).to_be_visible()
+        expect(ann.locator("#setup")).to_have_count(0)
+        ann.screenshot(path=str(shots / "lobby-created.png"), full_page=True)
+        invite = ann.get_by_test_id("invite-1").input_value()
+
+        bo = new_person(bo_ctx)
+        bo.goto(invite)
+        expect(bo.locator("main.table")).to_have_attribute("data-seat", "1")
+        bo.goto(server.url + "/")
+        row = bo.locator("section.mine li").first
+        expect(row).to_contain_text(re.compile("in play", re.IGNORECASE))
+        expect(row).to_contain_text(re.compile("friend", re.IGNORECASE))
+        bo.screenshot(path=str(shots / "lobby-joined-friend.png"), full_page=True)
+        for page in (ann, bo):
+            assert page_errors(page) == []
+    finally:
+        ann_ctx.close()
+        bo_ctx.close()
+
+
+def play_out_leaving(seats: dict[int, SyncSeat], rng: random.Random) -> None:
+    """Play a horus table to its end over the seats' WebSockets: each seat leaves the
+    pyramid as soon as it may (the shortest match), else makes a random legal decision."""
+    deadline = time.monotonic() + 300
+    while True:
+        assert time.monotonic() < deadline, "the match did not end"
+        for seat, conn in seats.items():
+            with contextlib.suppress(TimeoutError):
+                conn.recv(timeout=0.2)
+            state = conn.state
+            if state.get("status") == "finished":
+                return
+            if seat not in state.get("acting_seats", []) or not state.get("actions"):
+                continue
+            actions = state["actions"]
+            leave = [a for a in actions if a["kind"] == "do_leave"]
+            chosen = leave[0] if leave else actions[rng.randrange(len(actions))]
+            conn.act(chosen["action"], state["version"])
+            # Its answer (or a refusal and a state) before this seat acts again.
+            at = state["version"]
+            conn.until(lambda m, v=at: m["version"] != v or m.get("status") == "finished")
+
+
+def test_a_joined_friend_finds_the_finished_table_and_its_replay_in_my_tables(
+    browser: Browser, server: Server, shots: Path
+) -> None:
+    ann_ctx = browser.new_context(viewport=VIEWPORT, locale="en-GB")
+    bo_ctx = browser.new_context(viewport=VIEWPORT, locale="en-GB")
+    conns: dict[int, SyncSeat] = {}
+    try:
+        ann = new_person(ann_ctx)
+        table = create_table(ann, server.url, "horus", ["me", "link"])
+        bo = new_person(bo_ctx)
+        bo.goto(table.invites[1])
+        expect(bo.locator("main.table")).to_have_attribute("data-seat", "1")
+        bo.goto(server.url + "/")
+        row = bo.locator("section.mine li").first
+        expect(row).to_contain_text(re.compile("in play", re.IGNORECASE))
+        expect(row.get_by_role("button", name="Replay")).to_have_count(0)
+
+        tokens = {0: ann.url.split("#")[1], 1: table.invites[1].split("#")[1]}
+        conns = {seat: SyncSeat.connect(server, table.table_id, t) for seat, t in tokens.items()}
+        play_out_leaving(conns, random.Random(3))
+
+        bo.reload()
+        row = bo.locator("section.mine li").first
+        expect(row).to_contain_text(re.compile("finished", re.IGNORECASE))
+        replay = row.get_by_role("button", name="Replay")
+        expect(replay).to_have_count(1)
+        bo.screenshot(path=str(shots / "lobby-joined-friend-finished.png"), full_page=True)
+        replay.click()
+        bo.wait_for_selector("main.replay")
+        assert f"/t/{table.table_id}" in bo.url and "replay" in bo.url
+        for page in (ann, bo):
+            assert page_errors(page) == []
+    finally:
+        for conn in conns.values():
+            conn.close()
+        ann_ctx.close()
+        bo_ctx.close()
+
+
+def test_the_focus_stays_on_the_board_after_a_move(
+    browser: Browser, server: Server, shots: Path
+) -> None:
+    ctx = browser.new_context(viewport=VIEWPORT, locale="en-GB")
+    try:
+        page = new_person(ctx)
+        create_table(page, server.url, "luxor2001", ["me", "bot:easy"])
+        rng = random.Random(4)
+        for _ in range(3):
+            assert wait_for_turn([page]) is page
+            assert my_turn(page)
+            before = version(page)
+            # A keyboard player: Tab to a board target, Enter, until the move is sent (a
+            # loaded machine may take a while to draw the next step: try for longer).
+            for _ in range(20):
+                if version(page) != before:
+                    break
+                targets = page.locator("[data-testid=board] .pick")
+                if not targets.count():
+                    break
+                targets.nth(rng.randrange(targets.count())).focus()
+                page.keyboard.press("Enter")
+                page.wait_for_timeout(250)
+            page.wait_for_function(
+                "v => Number(document.querySelector('main.table').dataset.version) !== v",
+                arg=before,
+            )
+            inside = page.evaluate(
+                "() => !!document.activeElement"
+                " && !!document.activeElement.closest('[data-testid=board]')"
+            )
+            assert inside, "after the move the keyboard focus is still on the board"
+        assert page_errors(page) == []
+    finally:
+        ctx.close()
+
+
+def server_scores(watcher: SyncSeat, at: int) -> list[int]:
+    """Each seat's public score as the server tells a spectator at version ``at``: the
+    game's running score when its view has one, else the breakdown's total."""
+    state = watcher.until(lambda s: s["version"] >= at)
+    assert state["version"] == at, "nobody moves while a hot seat's page waits"
+    scores = (state.get("view") or {}).get("scores")
+    if isinstance(scores, list):
+        return [int(x) for x in scores]
+    totals = {b["seat"]: b["total"] for b in state["breakdown"]}
+    return [int(totals[seat]) for seat in sorted(totals)]
+
+
+@pytest.mark.parametrize("game", ["horus", "luxor", "luxor2001"])
+def test_a_hot_seat_shows_every_seats_score(
+    browser: Browser, server: Server, shots: Path, game: str
+) -> None:
+    ctx = browser.new_context(viewport=VIEWPORT, locale="en-GB")
+    watcher: SyncSeat | None = None
+    try:
+        page = new_person(ctx)
+        table = create_table(page, server.url, game, ["me", "hotseat"])
+        watcher = SyncSeat.connect(server, table.table_id, table.spectator.split("#")[1])
+        rng = random.Random(8)
+        scores = page.locator(".side .players li .score")
+
+        def shown() -> list[int]:
+            expect(scores).to_have_count(2)
+            return [int(scores.nth(i).inner_text()) for i in range(2)]
+
+        passes = 0
+        for turn in range(8):
+            # While the device is passed on, each seat's public score stays in view.
+            ready = page.get_by_test_id("pass-ready")
+            page.wait_for_function(
+                "() => !!document.querySelector('[data-testid=pass-ready]')"
+                " || !!document.querySelector('main[data-playing=false] [data-testid=prompt].mine')"
+            )
+            if ready.count():
+                passes += 1
+                assert shown() == server_scores(watcher, version(page))
+                page.screenshot(path=str(shots / f"hotseat-pass-{game}.png"))
+            assert wait_for_turn([page]) is page
+            expected = server_scores(watcher, version(page))
+            assert shown() == expected, f"turn {turn}: the page shows other scores"
+            if turn == 0:
+                page.screenshot(path=str(shots / f"hotseat-scores-{game}.png"))
+            take_turn(page, rng)
+        assert passes >= 1, "the device was passed on"
+        assert page_errors(page) == []
+    finally:
+        if watcher is not None:
+            watcher.close()
+        ctx.close()
+
+
+def test_the_prompt_offers_no_target_the_board_is_about_to_draw(
+    browser: Browser, server: Server, shots: Path
+) -> None:
+    """A page opened while the board's layout is still on its way: the prompt bar does not
+    offer the board's targets as buttons meanwhile (they would vanish under the finger the
+    moment the board is drawn), and once the board is there its targets are on it alone."""
+    ctx = browser.new_context(viewport=VIEWPORT, locale="en-GB")
+    try:
+        page = new_person(ctx)
+        create_table(page, server.url, "horus", ["me", "bot:easy"])
+        assert wait_for_turn([page]) is page
+        held: list[Route] = []
+        page.route("**/api/games/horus/layout", lambda route: held.append(route), times=1)
+        page.reload()
+        page.wait_for_selector("[data-testid=prompt].mine")
+        page.wait_for_timeout(500)
+        assert held, "the layout is held back"
+        choices = page.locator("[data-testid=prompt] button[data-choice]")
+        assert choices.count() == 0, "targets offered before the board is drawn"
+        for route in held:
+            route.continue_()
+        expect(page.locator("[data-testid=board] .pick").first).to_be_visible()
+        page.wait_for_timeout(300)
+        assert choices.count() == 0, "every target is on the board"
+        page.screenshot(path=str(shots / "defect-late-layout.png"))
+        assert page_errors(page) == []
+    finally:
+        ctx.close()

@@ -1,0 +1,334 @@
+"""The table fits one screen: what a seat needs to decide is in view without scrolling.
+
+Each game at every player count (and halfway into a two-player match, a luxor2001 hand
+full), seen by the seat whose turn it is, at the two laptop sizes most players have
+(1366×768 and 1280×720): the board, the seat's own hand
+(or, in horus, its adventurer's cards), the prompt and every button of the prompt lie
+inside the viewport, with the page scrolled to its top. On a 390×844 phone the prompt sits
+beside the board, never over it, and what a finger taps is at least 44 px each way.
+Screenshots of each go to ``reports/screenshots/``.
+"""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import Browser, Locator, Page, expect
+
+from necropolis.engine.protocol import State
+from necropolis.games import game_class
+from tests.server.harness import Server
+from tests.web.conftest import Fresh
+from tests.web.people import create_table, new_person, page_errors, wait_for_turn_or_end
+from tests.web.test_undo import Want, prepare
+
+#: The most seats each game takes.
+BIGGEST = {"horus": 6, "luxor": 4, "luxor2001": 4}
+LAPTOPS = [(1366, 768), (1280, 720)]
+PHONE = {"width": 390, "height": 844}
+#: The smallest a touch target may be, in CSS pixels (WCAG 2.5.5, Apple's and Google's guides).
+FINGER = 44
+
+
+def box(locator: Locator) -> dict[str, float]:
+    b = locator.bounding_box()
+    assert b is not None, f"{locator} is not shown"
+    return b
+
+
+def inside(b: dict[str, float], width: int, height: int) -> bool:
+    return (
+        b["x"] >= 0
+        and b["y"] >= 0
+        and b["x"] + b["width"] <= width + 0.5
+        and (b["y"] + b["height"] <= height + 0.5)
+    )
+
+
+def overlap(a: dict[str, float], b: dict[str, float]) -> bool:
+    return not (
+        a["x"] + a["width"] <= b["x"]
+        or b["x"] + b["width"] <= a["x"]
+        or a["y"] + a["height"] <= b["y"]
+        or b["y"] + b["height"] <= a["y"]
+    )
+
+
+def to_my_turn(page: Page, server: Server, game: str, players: int | None = None) -> None:
+    """A table of ``game`` (with the most seats unless ``players`` says), this page's seat
+    and bots; wait for its turn."""
+    seats = ["me"] + ["bot:easy"] * ((players or BIGGEST[game]) - 1)
+    create_table(page, server.url, game, seats)
+    assert wait_for_turn_or_end([page]) is page, "the seat gets a turn"
+
+
+#: Whether the log shows a few lines (or all it has) and its newest entry whole.
+LOG_IN_SIGHT = """() => {
+    const log = document.querySelector('[data-testid=log]');
+    const newest = log && log.lastElementChild;
+    if (!newest) return false;
+    const f = log.getBoundingClientRect(), n = newest.getBoundingClientRect();
+    return f.height >= Math.min(40, log.scrollHeight - 1)
+        && n.top >= f.top - 0.5 && n.bottom <= f.bottom + 0.5;
+}"""
+
+
+def newest_entry_in_sight(page: Page, where: str) -> None:
+    """The log keeps a few lines however full the side panel is (four seats, the list of
+    moves), and shows its newest entry whole, not cut at its foot (waiting for the page to
+    settle: another language's texts arrive with their own file)."""
+    try:
+        page.wait_for_function(LOG_IN_SIGHT, timeout=5_000)
+    except Exception:
+        log = page.get_by_test_id("log")
+        raise AssertionError(
+            f"{where}: the log {box(log)} does not show its newest entry"
+            f" {box(log.locator('li').last)} whole"
+        ) from None
+
+
+def own_things(page: Page) -> Locator:
+    """The seat's own hand (luxor, luxor2001) or its adventurer's cards and bag (horus)."""
+    return page.locator("[data-testid=board] [data-testid=hand]")
+
+
+def assert_fits(page: Page, shots: Path, name: str) -> None:
+    """At each laptop size: the board, the seat's own things, the prompt and its buttons
+    inside the viewport with the page at its top, the board big enough to play on, and
+    the log's newest entry in sight."""
+    for width, height in LAPTOPS:
+        page.set_viewport_size({"width": width, "height": height})
+        page.evaluate("window.scrollTo(0, 0)")
+        page.wait_for_timeout(300)
+        page.screenshot(path=str(shots / f"fit-{name}-{width}x{height}.png"))
+        what: dict[str, Locator] = {
+            "board": page.locator("[data-testid=board] svg").first,
+            "hand": own_things(page),
+            "prompt": page.get_by_test_id("prompt"),
+        }
+        buttons = page.locator("[data-testid=prompt] button")
+        for i in range(buttons.count()):
+            what[f"prompt button {i}"] = buttons.nth(i)
+        outside = {
+            name: b
+            for name, b in ((name, box(loc)) for name, loc in what.items())
+            if not inside(b, width, height)
+        }
+        assert outside == {}, f"{name} at {width}×{height}: off the screen: {outside}"
+        # the board is drawn at a size worth playing on, not shrunk to a stamp
+        assert box(what["board"])["height"] >= height * 0.45, f"{name} at {width}×{height}"
+        newest_entry_in_sight(page, f"{name} at {width}×{height}")
+
+
+@pytest.mark.parametrize("game", sorted(BIGGEST))
+def test_the_table_fits_a_laptop_screen(
+    browser: Browser, server: Server, shots: Path, game: str
+) -> None:
+    """Every player count of the game, a table each, in one browser page."""
+    width, height = LAPTOPS[0]
+    ctx = browser.new_context(viewport={"width": width, "height": height}, locale="en-GB")
+    try:
+        page = new_person(ctx)
+        cls = game_class(game)
+        counts = list(range(cls.min_players, cls.max_players + 1))
+        assert counts[-1] == BIGGEST[game] and counts[0] == 2
+        for players in counts:
+            page.set_viewport_size({"width": width, "height": height})
+            to_my_turn(page, server, game, players)
+            assert_fits(page, shots, f"{game}-{players}p")
+        # in another language the lines wrap anew: the newest entry stays in sight
+        page.get_by_test_id("lang").select_option("nl")
+        page.wait_for_timeout(300)
+        newest_entry_in_sight(page, f"{game} in Dutch")
+        page.get_by_test_id("lang").select_option("en")
+        assert page_errors(page) == []
+    finally:
+        ctx.close()
+
+
+def mid_game(game: str) -> Want:
+    """A position halfway into a two-player match (by the number of actions), for
+    luxor2001 with the seat's hand full, where the seat alone is to move."""
+
+    def want(state: State, seat: int) -> bool | None:
+        if state.move_number() < MIDDLE[game]:
+            return None
+        if game == "luxor2001" and len(state.view(seat)["hand"]) < LUXOR2001_HAND:
+            return None
+        return True
+
+    return want
+
+
+#: About half a two-player match of each game, in actions.
+MIDDLE = {"horus": 160, "luxor": 120, "luxor2001": 40}
+LUXOR2001_HAND = 3
+
+
+@pytest.mark.parametrize("game", sorted(BIGGEST))
+def test_the_table_fits_a_laptop_screen_in_the_middle_of_a_match(
+    browser: Browser, fresh: Fresh, shots: Path, game: str
+) -> None:
+    """Halfway, the board is fuller (a luxor2001 wall, hands of cards, treasures): the same
+    things still fit."""
+    prepared = prepare(fresh, game, mid_game(game))
+    if game == "luxor2001":
+        assert len(prepared.state.view(prepared.seat)["hand"]) == LUXOR2001_HAND
+    width, height = LAPTOPS[0]
+    ctx = browser.new_context(viewport={"width": width, "height": height}, locale="en-GB")
+    try:
+        page = new_person(ctx)
+        page.goto(prepared.link(prepared.tokens[prepared.seat]))
+        expect(page.locator("main.table")).to_have_attribute(
+            "data-version", str(prepared.state.move_number())
+        )
+        expect(page.locator("main[data-playing=false] [data-testid=prompt].mine")).to_be_visible()
+        if game == "luxor2001":
+            expect(own_things(page).locator(".hand-card-face")).to_have_count(LUXOR2001_HAND)
+        assert_fits(page, shots, f"{game}-middle")
+        assert page_errors(page) == []
+    finally:
+        ctx.close()
+
+
+#: Scroll the page and every region of it that scrolls to ``y``.
+SCROLL_ALL = """y => {
+    window.scrollTo(0, y);
+    for (const e of document.querySelectorAll('*')) {
+        if (e.scrollHeight > e.clientHeight) e.scrollTop = y;
+    }
+}"""
+
+
+#: The part of an element not clipped away by the regions it scrolls in (None: all of it is).
+VISIBLE_PART = """e => {
+    let r = e.getBoundingClientRect();
+    let [x0, y0, x1, y1] = [r.left, r.top, r.right, r.bottom];
+    for (let a = e.parentElement; a; a = a.parentElement) {
+        const s = getComputedStyle(a);
+        if (s.overflowX === 'visible' && s.overflowY === 'visible') continue;
+        const c = a.getBoundingClientRect();
+        x0 = Math.max(x0, c.left); y0 = Math.max(y0, c.top);
+        x1 = Math.min(x1, c.right); y1 = Math.min(y1, c.bottom);
+    }
+    if (x1 <= x0 || y1 <= y0) return null;
+    return {x: x0, y: y0, width: x1 - x0, height: y1 - y0};
+}"""
+
+
+def _targets(page: Page) -> list[tuple[str, dict[str, Any]]]:
+    found = []
+    board = "[data-testid=board]"
+    for sel in (f"{board} .pick", f"{board} button", "[data-testid=prompt] button"):
+        loc = page.locator(sel)
+        for i in range(loc.count()):
+            item = loc.nth(i)
+            name = item.get_attribute("data-target") or item.inner_text() or sel
+            found.append((name, box(item)))
+    return found
+
+
+@pytest.mark.parametrize("game", sorted(BIGGEST))
+def test_the_table_on_a_phone(browser: Browser, server: Server, shots: Path, game: str) -> None:
+    ctx = browser.new_context(
+        viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True, locale="en-GB"
+    )
+    try:
+        page = new_person(ctx)
+        to_my_turn(page, server, game)
+        page.wait_for_timeout(300)
+        page.screenshot(path=str(shots / f"phone-fit-{game}.png"))
+        targets = _targets(page)
+        assert targets, "the seat has something to tap"
+        assert _small(targets) == [], f"{game}: targets under {FINGER} px: {_small(targets)}"
+        # Wherever the page is scrolled, the prompt and the board do not overlap.
+        prompt = page.get_by_test_id("prompt")
+        board = page.locator("[data-testid=board] svg").first
+        for y in (0, 200, 600, 2000):
+            page.evaluate(SCROLL_ALL, y)
+            page.wait_for_timeout(100)
+            seen = board.evaluate(VISIBLE_PART)
+            if seen is not None:
+                assert not overlap(box(prompt), seen), f"{game}: the prompt covers the board at {y}"
+        assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+        # Every step of the decisions that follow, tapped as a finger taps: whatever the
+        # seat may pick (squares, sarcophagi, alcoves, mummies, dice, cards, shafts…) is
+        # at least FINGER px each way.
+        rng = random.Random(11)
+        kinds: set[str] = set()
+        for _ in range(PHONE_STEPS):
+            if wait_for_turn_or_end([page]) is None:
+                break
+            page.wait_for_timeout(200)
+            targets = _targets(page)
+            kinds |= {name.split(":")[0] for name, _ in targets if ":" in name}
+            assert _small(targets) == [], f"{game}: under {FINGER} px: {_small(targets)}"
+            _tap_one(page, rng)
+        assert kinds, f"{game}: board targets were tapped"
+        print(f"{game} on a phone, targets measured: {sorted(kinds)}")
+        assert page_errors(page) == []
+    finally:
+        ctx.close()
+
+
+#: The steps of decisions tapped on the phone after the first look.
+PHONE_STEPS = 30
+
+
+def _small(targets: list[tuple[str, dict[str, Any]]]) -> list[tuple[str, int, int]]:
+    return [
+        (name, round(b["width"]), round(b["height"]))
+        for name, b in targets
+        if b["width"] < FINGER - 0.5 or b["height"] < FINGER - 0.5
+    ]
+
+
+def _tap_one(page: Page, rng: random.Random) -> None:
+    """One tap of a decision: a target on the board, else a choice or a move in the prompt;
+    a move the page asks to confirm is confirmed (its button measured first)."""
+    confirm = page.get_by_test_id("confirm-ok")
+    if confirm.count():
+        b = box(confirm)
+        assert b["width"] >= FINGER - 0.5 and b["height"] >= FINGER - 0.5, f"confirm: {b}"
+        confirm.tap()
+        page.wait_for_timeout(150)
+        return
+    for sel in (
+        "[data-testid=board] .pick",
+        "[data-testid=prompt] button[data-choice]",
+        "[data-testid=prompt] button[data-action]",
+    ):
+        found = page.locator(sel)
+        if found.count():
+            found.nth(rng.randrange(found.count())).tap()
+            break
+    else:
+        raise AssertionError(f"nothing to tap: {page.get_by_test_id('prompt').inner_text()}")
+    page.wait_for_timeout(150)
+
+
+@pytest.mark.parametrize("lang", ["en", "nl", "it"])
+def test_the_header_on_a_phone_keeps_each_control_on_one_line(
+    browser: Browser, server: Server, lang: str
+) -> None:
+    ctx = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True, locale=lang)
+    try:
+        page = new_person(ctx)
+        page.goto(server.url + "/")
+        header = page.locator("header.top")
+        sign_in = page.get_by_test_id("account-open")
+        expect(sign_in).to_be_visible()
+        bar = box(header)
+        # "Sign in" once broke in two lines and rose out of the bar's top.
+        for control in (sign_in, header.locator("select").first):
+            found = box(control)
+            assert (
+                bar["y"] <= found["y"] and found["y"] + found["height"] <= bar["y"] + bar["height"]
+            ), (lang, found, bar)
+            assert found["height"] <= 50, (lang, found)  # one line of text (two: 60)
+        assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    finally:
+        ctx.close()

@@ -1,0 +1,50 @@
+// @vitest-environment jsdom
+/**
+ * Texts the boards write: luxor's scarab count is followed by a space and then its values
+ * ("7 (2×1 2×2 …)"), never run into them ("7(2×1"); every board names the seats as the
+ * table's side panel does, and a horus adventurer is shown with the player who plays it.
+ */
+import { expect, test } from "vitest";
+import { fixtures } from "./preview/fixtures";
+import { draw as drawn } from "./preview/draw";
+
+const draw = (name: string, names?: string[]): HTMLElement => drawn(name, { names }).root;
+
+test.each(["luxor2001-insert", "luxor-play", "horus-act"])("%s names the seats as the side panel does", (name) => {
+  const names = ["Ann", "Bo", "Cleo", "Dirk"];
+  const text = (draw(name, names).textContent ?? "").replace(/\s+/g, " ");
+  for (const n of names.slice(0, fixtures[name].game === "horus" ? 4 : 3)) expect(text).toContain(n);
+  expect(text).not.toMatch(/Player \d/);
+});
+
+test("a horus adventurer is shown with its player", () => {
+  const root = draw("horus-act", ["Ann", "Bo", "Cleo", "Dirk"]);
+  const rows = [...root.querySelectorAll(".players li")].map((li) => (li.textContent ?? "").replace(/\s+/g, " "));
+  expect(rows.find((r) => r.includes("Delroy Chartier"))).toContain("Cleo");
+  expect(rows.find((r) => r.includes("Rasputin"))).toContain("Dirk");
+});
+
+test("luxor's scarabs: the count, a space, then the values", () => {
+  const target = draw("luxor-end");
+  const text = (target.querySelector(".players")!.textContent ?? "").replace(/\s+/g, " ");
+  expect(text).toContain("Scarabs: 7 (2×");
+  expect(text).not.toMatch(/\d\(\d/);
+});
+
+test("luxor2001 marks on the wall the pairs waiting to be scored", () => {
+  const f = fixtures["luxor2001-pillars"];
+  const root = draw("luxor2001-pillars");
+  const marks = [...root.querySelectorAll(".pair")].map((g) => g.getAttribute("data-cells")!.split(" ").map(Number));
+  expect(marks.length).toBe(f.view.pairs_pending.length);
+  const fresh = [f.view.last_insert, f.view.last_insert + f.layout.shafts];
+  for (const [x, y] of marks) {
+    expect(fresh.includes(x) || fresh.includes(y)).toBe(true);
+    // the two cells show one animal, in the facings of a pending pair's kind
+    expect(f.view.wall[x] >> 1).toBe(f.view.wall[y] >> 1);
+  }
+  const kinds = marks.map(([x, y]) => 2 * (f.view.wall[x] >> 1) + (f.view.wall[x] === f.view.wall[y] ? 1 : 0)).sort();
+  expect(kinds).toEqual([...f.view.pairs_pending].sort());
+  // nothing is marked once no pair waits
+  document.body.innerHTML = "";
+  expect(draw("luxor2001-insert").querySelectorAll(".pair").length).toBe(0);
+});
