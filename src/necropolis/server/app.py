@@ -25,6 +25,7 @@ from starlette.middleware.gzip import GZipMiddleware
 
 from necropolis.server import db
 from necropolis.server.broker import CHANNEL, make_bus
+from necropolis.server.collector import keep_collecting
 from necropolis.server.errors import add_handlers
 from necropolis.server.mail import MailSettings
 from necropolis.server.middleware import BodyLimit
@@ -93,11 +94,16 @@ def create_app(settings: Settings) -> FastAPI:
         app.state.notices = told
         await bus.start()
         app.state.addresses = Counter[str]()
+        # The garbage collector kept from pausing every table at once (collector.py).
+        collecting = asyncio.create_task(keep_collecting(), name="collector")
         for ready in settings.on_ready:
             ready()
         try:
             yield
         finally:
+            collecting.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await collecting
             await told.close()
             await service.close()
             await bus.close()
