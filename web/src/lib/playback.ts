@@ -60,9 +60,9 @@ export interface PlaybackOptions {
   setTimer?: (fn: () => void, ms: number) => unknown;
   clearTimer?: (handle: unknown) => void;
   /**
-   * Runs `fn` once the page has drawn what `onchange` gave it (a microtask queued after
-   * the change: Svelte draws in the one queued before it). An event's pace counts from
-   * then, so that a slow drawing does not shorten the time it stays on the screen.
+   * Runs `fn` once the page has drawn what `onchange` gave it (the page passes Svelte's
+   * `tick`; without it, a microtask). An event's pace counts from then, so that a slow
+   * drawing does not shorten the time it stays on the screen.
    */
   afterDraw?: (fn: () => void) => void;
 }
