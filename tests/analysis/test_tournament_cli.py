@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shlex
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -124,3 +125,27 @@ def test_resuming_refuses_another_tournament_and_a_missing_file(tmp_path: Path) 
     result = runner.invoke(app, [*args, "-n", "4", "--out", str(out), "--resume"])
     said = " ".join(result.output.split())  # the error is wrapped to the terminal's width
     assert result.exit_code == 2 and "not a tournament's results" in said
+
+
+def test_the_results_say_the_command_that_plays_them_again(tmp_path: Path) -> None:
+    runner = CliRunner()
+    first = tmp_path / "first.json"
+    args = ["tournament", "highcard", "--lineup", "heuristic,random,random", "-n", "5"]
+    result = runner.invoke(app, [*args, "--seed", "7", "--out", str(first)])
+    assert result.exit_code == 0, result.output
+    data = json.loads(first.read_text())
+    assert data["command"] == (
+        "necropolis tournament highcard --lineup heuristic,random,random -n 5"
+        f" --workers 1 --seed 7 --out {first}"
+    )
+    # Run as it says (to another file), it plays the very same matches.
+    again = tmp_path / "again.json"
+    words = shlex.split(data["command"].replace(str(first), str(again)))
+    assert words[:2] == ["necropolis", "tournament"]
+    assert runner.invoke(app, words[1:]).exit_code == 0
+
+    def played(path: Path) -> list[dict[str, object]]:  # (the seconds taken vary)
+        matches = json.loads(path.read_text())["matches"]
+        return [{k: v for k, v in m.items() if k != "decision_seconds"} for m in matches]
+
+    assert played(again) == played(first)

@@ -182,6 +182,9 @@ class TournamentResult:
     bots: list[str]
     seed: int
     matches: list[TournamentMatch] = field(default_factory=list)
+    #: The command that played it, as typed (``necropolis tournament …``), when known:
+    #: what a reader runs to measure it again.
+    command: str | None = None
     # The bot summary (with its bootstrap) for a given number of matches, computed once.
     _summary: tuple[int, dict[str, dict[str, Any]]] | None = field(default=None, repr=False)
 
@@ -271,6 +274,7 @@ class TournamentResult:
             "players": self.players,
             "bots": self.bots,
             "seed": self.seed,
+            "command": self.command,
             "games": len(self.matches),
             "no_winner": sum(1 for m in self.matches if not any(m.returns)),
             "results": self.bot_summary(),
@@ -287,6 +291,7 @@ class TournamentResult:
         """A result back from :meth:`write_json`'s file (to plot or summarise it again)."""
         data = json.loads(path.read_text())
         result = cls(data["game"], data["options"], data["bots"], data["seed"])
+        result.command = data.get("command")
         for m in data["matches"]:
             result.matches.append(
                 TournamentMatch(

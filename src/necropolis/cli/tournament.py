@@ -11,6 +11,7 @@ taken up again from that file (``--resume``), with the same matches as an unbrok
 from __future__ import annotations
 
 import json
+import shlex
 from datetime import datetime
 from pathlib import Path
 from typing import Annotated
@@ -105,7 +106,11 @@ def tournament(
     cycle = len(seating) if seating else len(lineups(names, game.num_players))
     path = out or Path("tournaments") / f"{game.id}-{datetime.now():%Y%m%d-%H%M%S}.json"
     earlier = _earlier_run(path) if resume else None
-    partial = TournamentResult(game.id, dict(game.options), names, seed)
+    what = ["--lineup", ",".join(seating)] if seating else ["--bots", ",".join(names)]
+    if not seating:
+        what += ["-p", str(game.num_players)]
+    command = _command_line(game.id, what, games, workers, seed, option, path)
+    partial = TournamentResult(game.id, dict(game.options), names, seed, command=command)
     if earlier is not None:
         partial.matches.extend(earlier.matches)
 
@@ -135,6 +140,7 @@ def tournament(
             )
         except ResumeMismatchError as error:
             raise fail(f"cannot resume from {path}: {error}") from None
+    result.command = partial.command
     result.write_json(path)
     plot = path.with_suffix(".png")
     result.write_plot(plot)
@@ -143,6 +149,25 @@ def tournament(
         return
     _print_result(result, cycle)
     console.print(f"Results: {path}\nPlot: {plot}", soft_wrap=True)
+
+
+def _command_line(
+    game_id: str,
+    what: list[str],
+    games: int,
+    workers: int,
+    seed: int,
+    option: list[str] | None,
+    path: Path,
+) -> str:
+    """The command that plays this tournament again, for its results to say: the game,
+    the bots (``what``: ``--bots …`` or ``--lineup …`` and ``-p``), the matches, seed,
+    options and file (how it was stopped and taken up again is left out)."""
+    words = ["necropolis", "tournament", game_id, *what, "-n", str(games)]
+    words += ["--workers", str(workers), "--seed", str(seed)]
+    for given in option or ():
+        words += ["-o", given]
+    return shlex.join([*words, "--out", str(path)])
 
 
 def _earlier_run(path: Path) -> TournamentResult:

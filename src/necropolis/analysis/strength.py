@@ -1,0 +1,182 @@
+"""The bots' measured strength in one file: ``docs/strength/summary.json``.
+
+Every figure of the summary is computed from the tournaments' own result files (each
+match with its seed, lineup and returns), never typed: ``docs/strength/runs.json`` names,
+for each game, which file is the measurement of record for each question (hard against
+the heuristic at two players, hard against heuristics at more, the levels against each
+other, our search against OpenSpiel's) and, for a file written before tournaments
+recorded their command, the command that played it. ``python -m
+necropolis.analysis.strength`` writes the summary again; a test checks that the
+committed summary is what the files say.
+
+The targets each row is held to are those of the project's bot issue: hard wins at least
+70% of two-player matches against the heuristic, with the 95% interval's low end at 62% or
+more, over 200 matches or more; at more players, at least 1.5 times its fair share.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from necropolis.analysis.tournament import TournamentResult, wilson_interval
+
+#: The folder of the tournaments' files, the manifest and the summary.
+STRENGTH = Path(__file__).resolve().parents[3] / "docs" / "strength"
+
+#: Two players, hard against the heuristic: the win rate, the interval's low end and the
+#: matches a measurement needs to meet the target.
+TARGET_WIN_RATE = 0.70
+TARGET_LOW = 0.62
+TARGET_MATCHES = 200
+#: More players: hard's win share against heuristics, as a multiple of its fair share.
+TARGET_SHARE = 1.5
+
+
+def _bot_row(result: TournamentResult, bot: str, command: str | None) -> dict[str, Any]:
+    summary = result.bot_summary()[bot]
+    low, high = summary["win_rate_ci95"]
+    times = summary["decision_seconds"]
+    return {
+        "game": result.game,
+        "players": result.players,
+        "bot": bot,
+        "win_rate": round(summary["win_rate"], 4),
+        "ci95": [round(low, 4), round(high, 4)],
+        "wins": summary["wins"],
+        "matches": len(result.matches),
+        "seed": result.seed,
+        "command": result.command or command,
+        "decision_seconds": {"p50": times["p50"], "max": times["max"]},
+    }
+
+
+def hard_vs_heuristic(result: TournamentResult, command: str | None) -> dict[str, Any]:
+    row = _bot_row(result, "hard", command)
+    row["target_met"] = (
+        row["win_rate"] >= TARGET_WIN_RATE
+        and row["ci95"][0] >= TARGET_LOW
+        and row["matches"] >= TARGET_MATCHES
+    )
+    return row
+
+
+def hard_vs_heuristics(result: TournamentResult, command: str | None) -> dict[str, Any]:
+    row = _bot_row(result, "hard", command)
+    fair = 1 / result.players
+    row["fair_share"] = round(fair, 4)
+    row["share_of_fair"] = round(row["win_rate"] / fair, 3)
+    row["target_met"] = row["share_of_fair"] >= TARGET_SHARE
+    return row
+
+
+def ladder(result: TournamentResult, command: str | None) -> dict[str, Any]:
+    """Each level against the next one down, head to head (the file plays every pair)."""
+    pairs = []
+    order = result.bots  # strongest first, as the tournament named them
+    outcomes = result.to_json()["pairwise"]
+    for upper, lower in itertools.pairwise(order):
+        wins = outcomes[upper][lower]["wins"]
+        games = int(outcomes[upper][lower]["games"])
+        low, high = wilson_interval(wins, games)
+        pairs.append(
+            {
+                "upper": upper,
+                "lower": lower,
+                "wins": wins,
+                "matches": games,
+                "win_rate": round(wins / games, 4) if games else 0.0,
+                "ci95": [round(low, 4), round(high, 4)],
+            }
+        )
+    return {
+        "game": result.game,
+        "players": result.players,
+        "levels": order,
+        "pairs": pairs,
+        "matches": len(result.matches),
+        "seed": result.seed,
+        "command": result.command or command,
+    }
+
+
+def openspiel(data: dict[str, Any], command: str | None) -> dict[str, Any]:
+    summary = data["summary"]
+    low, high = summary["our_win_rate_ci95"]
+    return {
+        "game": data["game"],
+        "players": data["players"],
+        "simulations": data["simulations"],
+        "reference": data["reference"],
+        "win_rate": round(summary["our_win_rate"], 4),
+        "ci95": [round(low, 4), round(high, 4)],
+        "matches": summary["games"],
+        "seed": data["seed"],
+        "command": command,
+        "seconds_per_decision": {
+            "ours": round(summary["our_seconds_per_decision"], 4),
+            "reference": round(summary["reference_seconds_per_decision"], 4),
+        },
+    }
+
+
+_TOURNAMENT_ROWS = {
+    "hard_vs_heuristic_2p": hard_vs_heuristic,
+    "hard_vs_heuristics": hard_vs_heuristics,
+    "ladder_2p": ladder,
+}
+
+
+def summarize(folder: Path = STRENGTH) -> dict[str, Any]:
+    """The summary of the runs ``folder/runs.json`` names, per game and question."""
+    manifest: dict[str, dict[str, list[dict[str, str]]]] = json.loads(
+        (folder / "runs.json").read_text()
+    )
+    games: dict[str, Any] = {}
+    for game, questions in manifest.items():
+        rows: dict[str, list[dict[str, Any]]] = {}
+        for question, runs in questions.items():
+            for run in runs:
+                path = folder / run["file"]
+                command = run.get("command")
+                if question == "openspiel":
+                    row = openspiel(json.loads(path.read_text()), command)
+                else:
+                    result = TournamentResult.read_json(path)
+                    if result.game != game:
+                        wrong = f"{path.name} is a tournament of {result.game}, not {game}"
+                        raise ValueError(wrong)
+                    row = _TOURNAMENT_ROWS[question](result, command)
+                row["file"] = run["file"]
+                if "note" in run:
+                    row["note"] = run["note"]
+                rows.setdefault(question, []).append(row)
+        games[game] = rows
+    return {
+        "targets": {
+            "hard_vs_heuristic_2p": {
+                "win_rate": TARGET_WIN_RATE,
+                "ci95_low": TARGET_LOW,
+                "matches": TARGET_MATCHES,
+            },
+            "hard_vs_heuristics": {"share_of_fair": TARGET_SHARE},
+        },
+        "games": games,
+    }
+
+
+def main(argv: list[str]) -> int:
+    """Write the summary (``argv[0]``: its folder, ``docs/strength`` by default)."""
+    folder = Path(argv[0]) if argv else STRENGTH
+    summary = summarize(folder)
+    path = folder / "summary.json"
+    path.write_text(json.dumps(summary, indent=1, ensure_ascii=False) + "\n")
+    print(f"wrote {path}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1:]))

@@ -1,0 +1,69 @@
+"""The strength summary: every figure from the tournaments' files, held to the targets."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from necropolis.analysis.strength import STRENGTH, main, summarize
+from necropolis.analysis.tournament import TournamentMatch, TournamentResult
+
+
+def _result(game: str, lineups: list[tuple[str, ...]], winners: list[int]) -> TournamentResult:
+    result = TournamentResult(game, {"players": len(lineups[0])}, sorted(set(lineups[0])), 9)
+    for i, (lineup, winner) in enumerate(zip(lineups, winners, strict=True)):
+        returns = tuple(1.0 if seat == winner else 0.0 for seat in range(len(lineup)))
+        match = TournamentMatch(i, 100 + i, lineup, returns, returns, 50, ((0.5,), ()))
+        result.matches.append(match)
+    return result
+
+
+def test_the_committed_summary_is_what_the_tournaments_files_say() -> None:
+    committed = json.loads((STRENGTH / "summary.json").read_text())
+    assert committed == summarize(), "run: python -m necropolis.analysis.strength"
+    for game in ("luxor2001", "luxor", "horus"):
+        (row, *_) = committed["games"][game]["hard_vs_heuristic_2p"]
+        assert {"game", "win_rate", "ci95", "matches", "seed", "command"} <= row.keys()
+        assert row["game"] == game and row["command"].split()[:3] == [
+            "necropolis",
+            "tournament",
+            game,
+        ]
+        low, high = row["ci95"]
+        assert low <= row["win_rate"] <= high
+
+
+def test_rows_are_held_to_the_targets(tmp_path: Path) -> None:
+    duel = [("hard", "heuristic"), ("heuristic", "hard")] * 110  # 220 matches
+    # Hard wins 165 of 220 (75%, interval about 69-80%): met.
+    hard_loses = [i % 4 == 0 for i in range(220)]  # hard's seat is i % 2
+    strong = _result("luxor", duel, [(i + lost) % 2 for i, lost in enumerate(hard_loses)])
+    # Hard wins every match but only 150 were played: not met however high.
+    short = _result("horus", duel[:150], [i % 2 for i in range(150)])
+    four = [("hard", "heuristic", "heuristic", "heuristic")] * 200
+    # Hard wins 80 of 200 at four players: 0.40, 1.6 times its quarter.
+    many = _result("luxor", four, [0 if i % 5 < 2 else 1 for i in range(200)])
+    for name, result in (("strong", strong), ("short", short), ("many", many)):
+        result.command = f"necropolis tournament {result.game} --seed 9 --out {name}.json"
+        result.write_json(tmp_path / f"{name}.json")
+    runs = {
+        "luxor": {
+            "hard_vs_heuristic_2p": [{"file": "strong.json"}],
+            "hard_vs_heuristics": [{"file": "many.json"}],
+        },
+        "horus": {"hard_vs_heuristic_2p": [{"file": "short.json", "note": "stopped early"}]},
+    }
+    (tmp_path / "runs.json").write_text(json.dumps(runs))
+    assert main([str(tmp_path)]) == 0
+    summary = json.loads((tmp_path / "summary.json").read_text())
+    (met,) = summary["games"]["luxor"]["hard_vs_heuristic_2p"]
+    assert (met["wins"], met["matches"], met["win_rate"]) == (165.0, 220, 0.75)
+    assert 0.62 <= met["ci95"][0] < 0.75 < met["ci95"][1]
+    assert met["target_met"] is True and met["seed"] == 9
+    assert met["command"] == "necropolis tournament luxor --seed 9 --out strong.json"
+    (unmet,) = summary["games"]["horus"]["hard_vs_heuristic_2p"]
+    assert unmet["win_rate"] == 1.0 and unmet["target_met"] is False
+    assert unmet["note"] == "stopped early"
+    (more,) = summary["games"]["luxor"]["hard_vs_heuristics"]
+    assert (more["win_rate"], more["fair_share"], more["share_of_fair"]) == (0.4, 0.25, 1.6)
+    assert more["target_met"] is True
