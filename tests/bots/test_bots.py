@@ -295,3 +295,24 @@ def test_the_policy_of_an_anchored_search_thinks_on_the_search_clock() -> None:
     state = SlowCoach(pile=7).new_initial_state()
     assert bot.choose(SeatWindow(state, 0), random.Random(0)) == TAKE_TWO
     assert bot.last.iterations == 1 and bot.last.seconds >= 0.2
+
+
+def test_a_game_may_give_hard_more_iterations_and_nothing_else() -> None:
+    from necropolis.bots.levels import HARD_ITERATIONS, hard, medium
+
+    class Roomy(Nim):
+        hard_iterations = HARD_ITERATIONS + 234
+
+    for game, wanted in ((Nim(pile=9), HARD_ITERATIONS), (Roomy(pile=9), HARD_ITERATIONS + 234)):
+        strong = hard()
+        strong.seconds = None  # (the count alone ends the search, however slow the machine)
+        strong.choose(SeatWindow(game.new_initial_state(), 0), random.Random(3))
+        assert strong.last.iterations == wanted
+    fast = medium()
+    fast.seconds = None
+    fast.choose(SeatWindow(Roomy(pile=9).new_initial_state(), 0), random.Random(3))
+    assert fast.last.iterations == fast.iterations
+    # A bot made for research keeps the count it was given, whatever the game says.
+    fixed = ISMCTSBot(iterations=50)
+    fixed.choose(SeatWindow(Roomy(pile=9).new_initial_state(), 0), random.Random(3))
+    assert fixed.last.iterations == 50

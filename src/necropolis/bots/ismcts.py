@@ -105,6 +105,7 @@ class ISMCTSBot:
         cutoff: int | None = None,
         anchor: float | Literal["game"] | None = None,
         name: str = "ismcts",
+        game_iterations: bool = False,
     ) -> None:
         if iterations is None and seconds is None:
             raise ValueError("IS-MCTS needs a budget: iterations, seconds or both")
@@ -116,6 +117,8 @@ class ISMCTSBot:
             raise ValueError("an anchor is a margin of win share: 0 or more, or 'game'")
         self.anchor = anchor
         self.iterations = iterations
+        #: Whether a game's :attr:`Game.hard_iterations` replaces ``iterations``.
+        self.game_iterations = game_iterations
         self.seconds = seconds
         self.exploration = exploration
         self.cutoff = cutoff
@@ -132,7 +135,10 @@ class ISMCTSBot:
         policy = window.game.heuristic_policy() if anchor is not None else None
         # The policy's thinking counts against the clock: hard promises a second in all.
         policy_action = policy(window, rng) if policy is not None else -1
-        root = self.search(window, rng, started)
+        iterations = self.iterations
+        if self.game_iterations and window.game.hard_iterations is not None:
+            iterations = window.game.hard_iterations
+        root = self.search(window, rng, started, iterations)
         seat = window.seat
         width = window.game.num_distinct_actions()
         best = legal[0]
@@ -157,11 +163,18 @@ class ISMCTSBot:
                 return policy_action
         return best
 
-    def search(self, window: SeatWindow, rng: random.Random, started: float | None = None) -> _Node:
+    def search(
+        self,
+        window: SeatWindow,
+        rng: random.Random,
+        started: float | None = None,
+        iterations: int | None = None,
+    ) -> _Node:
         """Run the search from ``window``'s decision; returns the root of the tree.
 
         The clock (``seconds``) runs from ``started`` (a ``time.perf_counter()`` reading)
-        if given, else from now; at least one iteration is always made.
+        if given, else from now; at least one iteration is always made. ``iterations``
+        replaces the bot's own count for this search.
         """
         seat = window.seat
         width = window.game.num_distinct_actions()
@@ -170,7 +183,9 @@ class ISMCTSBot:
         log = math.log
         sqrt = math.sqrt
         root = _Node(CHANCE)
-        limit = self.iterations if self.iterations is not None else -1
+        if iterations is None:
+            iterations = self.iterations
+        limit = iterations if iterations is not None else -1
         start = time.perf_counter() if started is None else started
         deadline = start + self.seconds if self.seconds is not None else math.inf
         done = 0

@@ -3,7 +3,8 @@
 Each level is a configured bot, chosen so that the levels are clearly apart and the
 slowest stays pleasant at a table. ``easy`` follows the heuristic bot but plays a random
 legal move one time in three (it blunders as a beginner does). ``medium`` and ``hard``
-are IS-MCTS with the same settings and different budgets: rollouts cut off after
+are IS-MCTS with the same settings and different budgets (a game whose iterations are
+cheap may give hard more of them: ``Game.hard_iterations``): rollouts cut off after
 :data:`HARD_CUTOFF` actions (then the game's estimate of the position is backed up) and
 exploration :data:`HARD_EXPLORATION`, both chosen by measurement (``docs/strength.md``),
 and anchored to the game's heuristic by the margin the game sets (``Game.search_anchor``;
@@ -56,7 +57,7 @@ class EasyBot:
         return self._heuristic.choose(window, rng)
 
 
-def _searcher(iterations: int, seconds: float, name: str) -> ISMCTSBot:
+def _searcher(iterations: int, seconds: float, name: str, per_game: bool = False) -> ISMCTSBot:
     """The search medium and hard share; only the budget differs."""
     return ISMCTSBot(
         iterations=iterations,
@@ -65,6 +66,7 @@ def _searcher(iterations: int, seconds: float, name: str) -> ISMCTSBot:
         cutoff=HARD_CUTOFF,
         anchor="game",
         name=name,
+        game_iterations=per_game,
     )
 
 
@@ -74,5 +76,6 @@ def medium() -> ISMCTSBot:
 
 
 def hard() -> ISMCTSBot:
-    """IS-MCTS with cut-off rollouts, 1000 iterations a decision, at most 0.9 seconds."""
-    return _searcher(HARD_ITERATIONS, HARD_SECONDS, "hard")
+    """IS-MCTS with cut-off rollouts, 1000 iterations a decision (or the game's
+    :attr:`~necropolis.engine.protocol.Game.hard_iterations`), at most 0.9 seconds."""
+    return _searcher(HARD_ITERATIONS, HARD_SECONDS, "hard", per_game=True)

@@ -69,6 +69,10 @@ class Game(ABC):
     #: trust the search alone). For games whose position estimate a short search can
     #: exploit; see :class:`~necropolis.bots.ismcts.ISMCTSBot`.
     search_anchor: ClassVar[float | None] = None
+    #: The iterations of the ``hard`` level's search in this game (None: the level's
+    #: default), for a game whose iterations are cheap enough to afford more within the
+    #: level's second a decision (``docs/strength.md`` measures the time they take).
+    hard_iterations: ClassVar[int | None] = None
     #: One paragraph for the lobby: what the game is and how it feels to play.
     description: ClassVar[str] = ""
     #: Whether the rules let a player give up their turn (do nothing more in it): a

@@ -13,7 +13,6 @@ views and tensors in ``view.py``, text in ``text.py``, the table language in
 
 from __future__ import annotations
 
-import math
 import random
 from typing import TYPE_CHECKING
 
@@ -232,21 +231,15 @@ class LuxorState(State):
         return out
 
     def estimate_returns(self) -> list[float]:
-        """Win shares from expected points: a softmax, sharper as the gap in points grows.
+        """Each seat's chance of winning by the fitted estimate (:mod:`.estimate`).
 
-        Searches back it up when they cut a rollout short. With it the hard bot won 25 of
-        40 matches against the heuristic, where the kernel's default (the current leader
-        takes all) had won 20 of the same 40 seeds (docs/strength.md).
+        Searches back it up when they cut a rollout short.
         """
         if self.is_terminal():
             return self.returns()
-        from necropolis.games.luxor2001.heuristic import expected_points
+        from necropolis.games.luxor2001.estimate import win_chances
 
-        points = expected_points(self, None)
-        top = max(points)
-        weights = [math.exp(0.5 * (p - top)) for p in points]
-        total = sum(weights)
-        return [w / total for w in weights]
+        return win_chances(self)
 
     def returns(self) -> list[float]:
         if self.phase != rules.END:
