@@ -297,22 +297,34 @@ def policy(window: SeatWindow, rng: random.Random) -> int:
     return best[rng.randrange(len(best))] if len(best) > 1 else best[0]
 
 
+#: The estimate's weights (:func:`estimate_features`), fitted by
+#: ``scripts/fit_luxor_estimate.py`` to who won positions of heuristic-only matches.
+ESTIMATE_WEIGHTS: tuple[float, ...] = (0.2, -0.133, 0.0, 0.0)
+
+
+def estimate_features(st: LuxorState) -> list[tuple[float, float, float, float]]:
+    """Per seat: projected points, the same times the time left, banked points, the same
+    times the time left (read as an outsider would: every seat's scarabs at the mean)."""
+    left = _time_left(st)
+    rows = []
+    for p in range(st.num_players):
+        points = projection(st, p, -1, left)
+        banked = float(st.score[p])
+        rows.append((points, points * left, banked, banked * left))
+    return rows
+
+
 def estimate_shares(st: LuxorState) -> list[float]:
-    """Each seat's chance of winning, guessed from the projected points (a softmax).
+    """Each seat's chance of winning: a softmax of its weighted :func:`estimate_features`.
 
     The spread narrows as the match nears its end: early, a few points' lead means little.
-    Read as an outsider would (every seat's scarabs at the supply mean), so cheap and fair.
     """
-    n = st.num_players
-    left = _time_left(st)
-    points = [projection(st, p, -1, left) for p in range(n)]
-    # Fitted by log-loss against the winners of random playouts from positions along them
-    # (the rollouts that a cut-off search continues are of that kind).
-    temperature = 5.0 + 10.0 * left
-    top = max(points)
-    weights = [math.exp((x - top) / temperature) for x in points]
+    w = ESTIMATE_WEIGHTS
+    utilities = [w[0] * a + w[1] * b + w[2] * c + w[3] * d for a, b, c, d in estimate_features(st)]
+    top = max(utilities)
+    weights = [math.exp(u - top) for u in utilities]
     total = sum(weights)
-    return [w / total for w in weights]
+    return [x / total for x in weights]
 
 
-__all__ = ["estimate_shares", "evaluate", "plan_value", "policy", "projection"]
+__all__ = ["estimate_features", "estimate_shares", "evaluate", "plan_value", "policy", "projection"]

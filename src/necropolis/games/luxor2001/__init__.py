@@ -36,6 +36,9 @@ class Luxor2001Game(Game):
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 4
     default_players: ClassVar[int] = 3
+    # An iteration costs about 0.17 ms of CPU here (docs/strength.md): 2000 of them
+    # stay well inside hard's second, and played stronger than 1000.
+    hard_iterations: ClassVar[int | None] = 2000
     description: ClassVar[str] = (
         "An explorers' race before a crumbling wall of hieroglyphs. Each turn you slide one "
         "card of two animals into a shaft of the wall; wherever two equal animals now touch, "
