@@ -31,12 +31,21 @@ class Group:
     returns: list[Array] = field(default_factory=list)
     #: The chances the game's present estimate gives, to compare with (optional).
     old: list[Array] = field(default_factory=list)
+    #: Per position, which rows may win (optional: all): a seat out of the game, say.
+    alive: list[npt.NDArray[np.bool_]] = field(default_factory=list)
 
-    def add(self, features: Array, returns: Array, old: Array | None = None) -> None:
+    def add(
+        self,
+        features: Array,
+        returns: Array,
+        old: Array | None = None,
+        alive: npt.NDArray[np.bool_] | None = None,
+    ) -> None:
         self.features.append(features)
         self.returns.append(returns)
         if old is not None:
             self.old.append(old)
+        self.alive.append(np.ones(len(features), bool) if alive is None else alive)
 
 
 @dataclass
@@ -61,17 +70,20 @@ class Report:
         return out
 
 
-def _chances(theta: Array, x: Array) -> Array:
-    z = x @ theta
+def _chances(theta: Array, x: Array, alive: npt.NDArray[np.bool_]) -> Array:
+    z = np.where(alive, x @ theta, -np.inf)
     z -= z.max(axis=1, keepdims=True)
     p = np.exp(z)
     p /= p.sum(axis=1, keepdims=True)
     return p
 
 
-def log_likelihood(theta: Array, x: Array, y: Array) -> tuple[float, Array]:
-    """The mean log-likelihood of the returns ``y`` (positions x seats) and its gradient."""
-    p = _chances(theta, x)
+def log_likelihood(
+    theta: Array, x: Array, y: Array, alive: npt.NDArray[np.bool_]
+) -> tuple[float, Array]:
+    """The mean log-likelihood of the returns ``y`` (positions x seats) and its gradient;
+    rows not ``alive`` have no chance."""
+    p = _chances(theta, x, alive)
     ll = float(np.sum(y * np.log(np.maximum(p, 1e-12))) / len(x))
     grad = np.einsum("ns,nsk->k", y - p * y.sum(axis=1, keepdims=True), x) / len(x)
     return ll, grad
@@ -80,30 +92,33 @@ def log_likelihood(theta: Array, x: Array, y: Array) -> tuple[float, Array]:
 def fit(groups: dict[str, Group], rounds: int = 6000, step: float = 2.0, seed: int = 0) -> Report:
     """Weights for every group at once (one set), fitted on 80% and checked on 20%."""
     arrays = {
-        n: (np.stack(g.features), np.stack(g.returns)) for n, g in groups.items() if g.features
+        n: (np.stack(g.features), np.stack(g.returns), np.stack(g.alive))
+        for n, g in groups.items()
+        if g.features
     }
     k = next(iter(arrays.values()))[0].shape[2]
     # One scale per feature, so that one step size suits every weight.
-    every = np.concatenate([x.reshape(-1, k) for x, _ in arrays.values()])
+    every = np.concatenate([x.reshape(-1, k) for x, _, _ in arrays.values()])
     scale = np.maximum(np.abs(every).max(axis=0), 1e-9)
     fits, checks = [], {}
-    for name, (x, y) in arrays.items():
+    for name, (x, y, alive) in arrays.items():
         order = np.random.default_rng(seed).permutation(len(x))
         cut = int(0.8 * len(x))
-        fits.append((x[order[:cut]] / scale, y[order[:cut]]))
-        checks[name] = (x[order[cut:]] / scale, y[order[cut:]], order[cut:])
-    total = sum(len(x) for x, _ in fits)
+        fit_part, check_part = order[:cut], order[cut:]
+        fits.append((x[fit_part] / scale, y[fit_part], alive[fit_part]))
+        checks[name] = (x[check_part] / scale, y[check_part], alive[check_part], check_part)
+    total = sum(len(x) for x, _, _ in fits)
     theta = np.zeros(k)
     for _ in range(rounds):
         grad = np.zeros(k)
-        for x, y in fits:
-            grad += log_likelihood(theta, x, y)[1] * len(x) / total
+        for x, y, alive in fits:
+            grad += log_likelihood(theta, x, y, alive)[1] * len(x) / total
         theta += step * grad
     report: dict[
         str, tuple[int, float, float | None, list[tuple[float, float, int, float, float]]]
     ] = {}
-    for name, (x, y, held) in checks.items():
-        ll = log_likelihood(theta, x, y)[0]
+    for name, (x, y, alive, held) in checks.items():
+        ll = log_likelihood(theta, x, y, alive)[0]
         old_list = groups[name].old
         old = None
         if old_list:
@@ -117,7 +132,7 @@ def fit(groups: dict[str, Group], rounds: int = 6000, step: float = 2.0, seed: i
                     ]
                 )
             )
-        chance, won = _chances(theta, x).ravel(), y.ravel()
+        chance, won = _chances(theta, x, alive)[alive], y[alive]
         bands = []
         for low in np.arange(0.0, 1.0, 0.2):
             band = (chance >= low) & (chance < low + 0.2)
