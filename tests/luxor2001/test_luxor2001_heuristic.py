@@ -87,3 +87,19 @@ def test_the_fitted_estimate_predicts_who_wins_better_than_chance() -> None:
                     confident.append(r)
     assert statistics.mean(likelihood) > math.log(0.5) + 0.08
     assert len(confident) > 50 and statistics.mean(confident) > 0.8
+
+
+def test_hard_decides_alike_from_the_same_seed_with_the_learned_estimate() -> None:
+    from necropolis.bots.levels import hard
+    from tests.luxor2001.test_luxor2001_information import midgame
+
+    state = midgame(2, 11)
+    seat = state.current_player()
+    decided = []
+    for _ in range(2):
+        bot = hard()
+        bot.seconds = None  # the count alone ends the search, however busy the machine
+        action = bot.choose(SeatWindow(state, seat), random.Random(8))
+        decided.append((action, bot.last.iterations, bot.last.root_visits))
+    assert decided[0] == decided[1]
+    assert decided[0][1] == load_game("luxor2001").hard_iterations == 2000
