@@ -17,16 +17,13 @@ committed weights.
 
 from __future__ import annotations
 
-import random
 import sys
 import time
 
 import numpy as np
 
-from necropolis.analysis.fitting import Group, fit
-from necropolis.bots import make_bot
-from necropolis.engine import CHANCE, SeatWindow, sample_chance
-from necropolis.games import load_game
+from necropolis.analysis.fitting import Group, fit, heuristic_positions
+from necropolis.engine import State
 from necropolis.games.horus import playout
 from necropolis.games.horus.playout import FEATURES
 from necropolis.games.horus.state import HorusState
@@ -35,38 +32,29 @@ from necropolis.games.horus.state import HorusState
 EVERY = 5
 
 
-def positions(players: int, matches: int, first_seed: int) -> Group:
-    """Every seat's features (and "nobody"'s row), every fifth decision of heuristic-only
-    matches, with who won and the chances the present weights give."""
-    game = load_game("horus", players=players)
-    group = Group()
+def _record(state: State) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+    """Every seat's features and "nobody"'s row, which may win, and the present chances."""
+    assert isinstance(state, HorusState)
+    if not all(sq >= 0 for sq in state.square):
+        return None
     k = len(FEATURES)
-    for index in range(matches):
-        rng = random.Random(first_seed + index)
-        bot = make_bot("heuristic")
-        state = game.new_initial_state()
-        assert isinstance(state, HorusState)
-        seen: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
-        decisions = 0
-        while not state.is_terminal():
-            seat = state.current_player()
-            if seat == CHANCE:
-                state.apply_action(sample_chance(state, rng))
-                continue
-            decisions += 1
-            if decisions % EVERY == 0 and all(sq >= 0 for sq in state.square):
-                rows = playout.seat_features(state)
-                x = np.zeros((players + 1, k + 1))
-                for i, row in enumerate(rows):
-                    if row is not None:
-                        x[i, :k] = row
-                x[players, k] = 1.0  # nobody
-                alive = np.array([r is not None for r in rows] + [True])
-                old = np.array([*playout.estimate_returns(state), 0.0])
-                old[players] = max(0.0, 1.0 - old[:players].sum())
-                seen.append((x, alive, old))
-            state.apply_action(bot.choose(SeatWindow(state, seat), rng))
-        returns = np.array(state.returns(), float)
+    rows = playout.seat_features(state)
+    x = np.zeros((state.n + 1, k + 1))
+    for i, row in enumerate(rows):
+        if row is not None:
+            x[i, :k] = row
+    x[state.n, k] = 1.0  # nobody
+    alive = np.array([r is not None for r in rows] + [True])
+    old = np.array([*playout.estimate_returns(state), 0.0])
+    old[state.n] = max(0.0, 1.0 - old[: state.n].sum())
+    return x, alive, old
+
+
+def positions(players: int, matches: int, first_seed: int) -> Group:
+    """Every fifth decision of heuristic-only matches, with who won (or nobody)."""
+    group = Group()
+    seeds = range(first_seed, first_seed + matches)
+    for seen, returns in heuristic_positions("horus", players, seeds, _record, EVERY):
         target = np.append(returns, max(0.0, 1.0 - returns.sum()))
         for x, alive, old in seen:
             group.add(x, target, old, alive)

@@ -22,16 +22,13 @@ scores -0.693: the old softmax was badly overconfident), -0.883 against -1.745 a
 from __future__ import annotations
 
 import math
-import random
 import sys
 import time
 
 import numpy as np
 
-from necropolis.analysis.fitting import Group, fit
-from necropolis.bots import make_bot
-from necropolis.engine import CHANCE, SeatWindow, sample_chance
-from necropolis.games import load_game
+from necropolis.analysis.fitting import Group, fit, heuristic_positions
+from necropolis.engine import State
 from necropolis.games.luxor2001 import estimate
 from necropolis.games.luxor2001.heuristic import expected_points
 from necropolis.games.luxor2001.state import LuxorState
@@ -40,33 +37,21 @@ from necropolis.games.luxor2001.state import LuxorState
 EVERY = 3
 
 
+def _record(state: State) -> tuple[np.ndarray, np.ndarray]:
+    """A position's features (and each times the progress), and the old estimate's chances."""
+    assert isinstance(state, LuxorState)
+    points = expected_points(state, None)
+    top = max(points)
+    old = np.array([math.exp(0.5 * (p - top)) for p in points])
+    f = np.array(estimate.seat_features(state))
+    return np.concatenate([f, f * estimate.progress(state)], axis=1), old / old.sum()
+
+
 def positions(players: int, matches: int) -> Group:
     """Features, returns and the old estimate's chances of heuristic-only matches."""
-    game = load_game("luxor2001", players=players)
     group = Group()
-    for index in range(matches):
-        rng = random.Random(players * 100_000 + index)
-        bot = make_bot("heuristic")
-        state = game.new_initial_state()
-        assert isinstance(state, LuxorState)
-        seen: list[tuple[np.ndarray, np.ndarray]] = []
-        decisions = 0
-        while not state.is_terminal():
-            seat = state.current_player()
-            if seat == CHANCE:
-                state.apply_action(sample_chance(state, rng))
-                continue
-            decisions += 1
-            if decisions % EVERY == 0:
-                points = expected_points(state, None)
-                top = max(points)
-                old = np.array([math.exp(0.5 * (p - top)) for p in points])
-                f = np.array(estimate.seat_features(state))
-                seen.append(
-                    (np.concatenate([f, f * estimate.progress(state)], axis=1), old / old.sum())
-                )
-            state.apply_action(bot.choose(SeatWindow(state, seat), rng))
-        returns = np.array(state.returns(), float)
+    seeds = range(players * 100_000, players * 100_000 + matches)
+    for seen, returns in heuristic_positions("luxor2001", players, seeds, _record, EVERY):
         for x, old in seen:
             group.add(x, returns, old)
     return group

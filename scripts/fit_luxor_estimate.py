@@ -17,16 +17,13 @@ Seeds: match ``i`` at ``n`` players is seeded ``n * 100_000 + i``. Needs numpy (
 from __future__ import annotations
 
 import math
-import random
 import sys
 import time
 
 import numpy as np
 
-from necropolis.analysis.fitting import Group, fit
-from necropolis.bots import make_bot
-from necropolis.engine import CHANCE, SeatWindow, sample_chance
-from necropolis.games import load_game
+from necropolis.analysis.fitting import Group, fit, heuristic_positions
+from necropolis.engine import State
 from necropolis.games.luxor import heuristic
 from necropolis.games.luxor.state import LuxorState
 
@@ -43,26 +40,17 @@ def _replaced(st: LuxorState) -> np.ndarray:
     return weights / weights.sum()
 
 
+def _record(state: State) -> tuple[np.ndarray, np.ndarray] | None:
+    assert isinstance(state, LuxorState)
+    if state.final is not None:
+        return None
+    return np.array(heuristic.estimate_features(state)), _replaced(state)
+
+
 def positions(players: int, matches: int) -> Group:
-    game = load_game("luxor", players=players)
     group = Group()
-    for index in range(matches):
-        rng = random.Random(players * 100_000 + index)
-        bot = make_bot("heuristic")
-        state = game.new_initial_state()
-        assert isinstance(state, LuxorState)
-        seen: list[tuple[np.ndarray, np.ndarray]] = []
-        decisions = 0
-        while not state.is_terminal():
-            seat = state.current_player()
-            if seat == CHANCE:
-                state.apply_action(sample_chance(state, rng))
-                continue
-            decisions += 1
-            if decisions % EVERY == 0 and state.final is None:
-                seen.append((np.array(heuristic.estimate_features(state)), _replaced(state)))
-            state.apply_action(bot.choose(SeatWindow(state, seat), rng))
-        returns = np.array(state.returns(), float)
+    seeds = range(players * 100_000, players * 100_000 + matches)
+    for seen, returns in heuristic_positions("luxor", players, seeds, _record, EVERY):
         for x, old in seen:
             group.add(x, returns, old)
     return group

@@ -49,3 +49,23 @@ def test_a_seat_out_of_the_game_is_given_no_chance() -> None:
     # Had the out seat counted, its features (far ahead, never winning) would have
     # dragged the weights down; the mask leaves them where the living seats put them.
     assert np.allclose(report.weights, true, atol=0.2), report.weights
+
+
+def test_heuristic_matches_yield_every_nth_position_and_who_won() -> None:
+    from necropolis.analysis.fitting import heuristic_positions
+
+    decisions: list[int] = []
+
+    def record(state: object) -> int | None:
+        decisions.append(1)
+        return None if len(decisions) % 3 == 0 else len(decisions)
+
+    matches = list(heuristic_positions("luxor2001", 2, range(7, 9), record, every=4))
+    assert len(matches) == 2
+    for seen, returns in matches:
+        assert returns.shape == (2,) and returns.sum() == 1.0
+        assert all(isinstance(n, int) for n in seen)
+    # Asked at every fourth decision; what it declined (None) is left out.
+    assert sum(len(seen) for seen, _ in matches) == len(decisions) - len(decisions) // 3
+    again = list(heuristic_positions("luxor2001", 2, range(7, 9), lambda s: 1, every=4))
+    assert [r.tolist() for _, r in again] == [r.tolist() for _, r in matches]

@@ -10,17 +10,54 @@ and reports on the other 20% how well the weights predict (the mean log-likeliho
 position's winners, beside that of the estimate the game had, when given) and how true
 their chances are (seats grouped by the chance given, against the share they won).
 
-Needs numpy (the ``research`` extra).
+:func:`heuristic_positions` plays the matches a fit learns from: the heuristic bot in
+every seat, a position recorded every few decisions. Needs numpy (the ``research`` extra).
 """
 
 from __future__ import annotations
 
+import random
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from typing import TypeVar
 
 import numpy as np
 import numpy.typing as npt
 
+from necropolis.bots import make_bot
+from necropolis.engine import CHANCE, SeatWindow, State, sample_chance
+from necropolis.games import load_game
+
 Array = npt.NDArray[np.float64]
+Seen = TypeVar("Seen")
+
+
+def heuristic_positions(
+    game_id: str,
+    players: int,
+    seeds: range,
+    record: Callable[[State], Seen | None],
+    every: int,
+) -> Iterator[tuple[list[Seen], Array]]:
+    """Per match of the heuristic bot against itself (one per seed): what ``record`` made
+    of every ``every``-th decision's position (None: nothing), and the match's returns."""
+    game = load_game(game_id, players=players)
+    for seed in seeds:
+        rng = random.Random(seed)
+        bot = make_bot("heuristic")
+        state = game.new_initial_state()
+        seen: list[Seen] = []
+        decisions = 0
+        while not state.is_terminal():
+            seat = state.current_player()
+            if seat == CHANCE:
+                state.apply_action(sample_chance(state, rng))
+                continue
+            decisions += 1
+            if decisions % every == 0 and (made := record(state)) is not None:
+                seen.append(made)
+            state.apply_action(bot.choose(SeatWindow(state, seat), rng))
+        yield seen, np.array(state.returns(), float)
 
 
 @dataclass

@@ -23,10 +23,10 @@ from necropolis.games.luxor2001.components import (
     NUM_ANIMALS,
     PHARAOH_BONUS,
     STACK_HEIGHT,
-    VALUE_EYES,
     VALUE_POINTS,
     WALL_CARDS,
 )
+from necropolis.games.luxor2001.heuristic import EYE_MEAN
 
 if TYPE_CHECKING:
     from necropolis.games.luxor2001.state import LuxorState
@@ -50,20 +50,6 @@ WEIGHTS: tuple[float, ...] = (
 )  # fmt: skip
 
 
-def _eye_means() -> dict[int, float]:
-    from necropolis.games.luxor2001.components import SARCOPHAGUS_COUNTS
-
-    means = {}
-    for eyes in (1, 2, 3):
-        idx = [i for i, e in enumerate(VALUE_EYES) if e == eyes]
-        total = sum(SARCOPHAGUS_COUNTS[i] for i in idx)
-        means[eyes] = sum(VALUE_POINTS[i] * SARCOPHAGUS_COUNTS[i] for i in idx) / total
-    return means
-
-
-_EYE_MEAN = _eye_means()
-
-
 def progress(state: LuxorState) -> float:
     """How far the match has gone: the share of the wall's cards put in."""
     return min(1.0, state.inserted / WALL_CARDS)
@@ -84,7 +70,7 @@ def seat_features(state: LuxorState) -> list[tuple[float, ...]]:
             if state.stack[a] > 0:
                 pillars += 1.0
                 eyes = STACK_HEIGHT + 1 - state.stack[a]
-                promise += _EYE_MEAN[eyes] * state.scarabs[a] / 3
+                promise += EYE_MEAN[eyes] * state.scarabs[a] / 3
             else:
                 empty += state.scarabs[a]
         rows.append(
