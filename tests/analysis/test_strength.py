@@ -64,6 +64,21 @@ def test_rows_are_held_to_the_targets(tmp_path: Path) -> None:
     (unmet,) = summary["games"]["horus"]["hard_vs_heuristic_2p"]
     assert unmet["win_rate"] == 1.0 and unmet["target_met"] is False
     assert unmet["note"] == "stopped early"
+    ladder = [("hard", "medium"), ("medium", "hard"), ("medium", "easy"), ("easy", "medium")]
+    # hard beats medium 3 of 4 (75%, in the band), medium beats easy 4 of 4 (too far apart)
+    spaced = _result("luxor", ladder * 2, [0, 1, 0, 1, 0, 0, 0, 1])
+    spaced.bots = ["hard", "medium", "easy"]
+    spaced.write_json(tmp_path / "ladder.json")
+    runs["luxor"]["ladder_2p"] = [{"file": "ladder.json"}]
+    (tmp_path / "runs.json").write_text(json.dumps(runs))
+    assert main([str(tmp_path)]) == 0
+    summary = json.loads((tmp_path / "summary.json").read_text())
+    (levels,) = summary["games"]["luxor"]["ladder_2p"]
+    assert [(p["upper"], p["lower"], p["wins"], p["matches"]) for p in levels["pairs"]] == [
+        ("hard", "medium", 3.0, 4),
+        ("medium", "easy", 4.0, 4),
+    ]
+    assert levels["target_met"] is False
     (more,) = summary["games"]["luxor"]["hard_vs_heuristics"]
     assert (more["win_rate"], more["fair_share"], more["share_of_fair"]) == (0.4, 0.25, 1.6)
     assert more["target_met"] is True

@@ -11,7 +11,8 @@ committed summary is what the files say.
 
 The targets each row is held to are those of the project's bot issue: hard wins at least
 70% of two-player matches against the heuristic, with the 95% interval's low end at 62% or
-more, over 200 matches or more; at more players, at least 1.5 times its fair share.
+more, over 200 matches or more; at more players, at least 1.5 times its fair share; each
+level beats the one below in 65-80% of two-player matches.
 """
 
 from __future__ import annotations
@@ -34,6 +35,8 @@ TARGET_LOW = 0.62
 TARGET_MATCHES = 200
 #: More players: hard's win share against heuristics, as a multiple of its fair share.
 TARGET_SHARE = 1.5
+#: The levels: each beats the one below in this share of two-player matches.
+TARGET_LADDER = (0.65, 0.80)
 
 
 def _bot_row(result: TournamentResult, bot: str, command: str | None) -> dict[str, Any]:
@@ -92,11 +95,13 @@ def ladder(result: TournamentResult, command: str | None) -> dict[str, Any]:
                 "ci95": [round(low, 4), round(high, 4)],
             }
         )
+    low_share, high_share = TARGET_LADDER
     return {
         "game": result.game,
         "players": result.players,
         "levels": order,
         "pairs": pairs,
+        "target_met": all(low_share <= p["win_rate"] <= high_share for p in pairs),
         "matches": len(result.matches),
         "seed": result.seed,
         "command": result.command or command,
@@ -163,6 +168,7 @@ def summarize(folder: Path = STRENGTH) -> dict[str, Any]:
                 "matches": TARGET_MATCHES,
             },
             "hard_vs_heuristics": {"share_of_fair": TARGET_SHARE},
+            "ladder_2p": {"each_over_the_next": list(TARGET_LADDER)},
         },
         "games": games,
     }
