@@ -27,7 +27,7 @@ import time
 
 import numpy as np
 
-from necropolis.analysis.fitting import Group, fit, heuristic_positions
+from necropolis.analysis.fitting import Group, fit, heuristic_group
 from necropolis.engine import State
 from necropolis.games.luxor2001 import estimate
 from necropolis.games.luxor2001.heuristic import expected_points
@@ -49,12 +49,8 @@ def _record(state: State) -> tuple[np.ndarray, np.ndarray]:
 
 def positions(players: int, matches: int) -> Group:
     """Features, returns and the old estimate's chances of heuristic-only matches."""
-    group = Group()
     seeds = range(players * 100_000, players * 100_000 + matches)
-    for seen, returns in heuristic_positions("luxor2001", players, seeds, _record, EVERY):
-        for x, old in seen:
-            group.add(x, returns, old)
-    return group
+    return heuristic_group("luxor2001", players, seeds, _record, EVERY)
 
 
 def main() -> None:

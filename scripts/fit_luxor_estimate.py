@@ -22,7 +22,7 @@ import time
 
 import numpy as np
 
-from necropolis.analysis.fitting import Group, fit, heuristic_positions
+from necropolis.analysis.fitting import Group, fit, heuristic_group
 from necropolis.engine import State
 from necropolis.games.luxor import heuristic
 from necropolis.games.luxor.state import LuxorState
@@ -48,12 +48,9 @@ def _record(state: State) -> tuple[np.ndarray, np.ndarray] | None:
 
 
 def positions(players: int, matches: int) -> Group:
-    group = Group()
+    """Features, returns and the old estimate's chances of heuristic-only matches."""
     seeds = range(players * 100_000, players * 100_000 + matches)
-    for seen, returns in heuristic_positions("luxor", players, seeds, _record, EVERY):
-        for x, old in seen:
-            group.add(x, returns, old)
-    return group
+    return heuristic_group("luxor", players, seeds, _record, EVERY)
 
 
 def main() -> None:

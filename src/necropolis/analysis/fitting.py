@@ -85,6 +85,22 @@ class Group:
         self.alive.append(np.ones(len(features), bool) if alive is None else alive)
 
 
+def heuristic_group(
+    game_id: str,
+    players: int,
+    seeds: range,
+    record: Callable[[State], tuple[Array, Array] | None],
+    every: int,
+) -> Group:
+    """The positions of :func:`heuristic_positions` as a :class:`Group`, for a ``record``
+    that gives a position's features and the present estimate's chances."""
+    group = Group()
+    for seen, returns in heuristic_positions(game_id, players, seeds, record, every):
+        for x, old in seen:
+            group.add(x, returns, old)
+    return group
+
+
 @dataclass
 class Report:
     """The weights found, and how they do on the held-out positions of each group."""
