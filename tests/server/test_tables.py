@@ -288,8 +288,13 @@ def test_a_killed_server_resumes_bot_tables(tmp_path: Path) -> None:
         table_id = created["table_id"]
         watcher = SyncSeat.connect(server, table_id, created["spectator_token"])
         watcher.until(lambda s: s["version"] >= 5)
-        helpers = server.descendants()
-        assert helpers  # the bots think in other processes
+        # The bots think in other processes, started at the first bot's turn.
+        deadline = time.monotonic() + 60
+        while not (helpers := server.descendants()):
+            assert time.monotonic() < deadline, "no bot worker was started"
+            time.sleep(0.1)
+        target = watcher.state["version"] + 2
+        watcher.until(lambda s: s["version"] >= target)
         server.kill()
         # The bot workers and their fork server end with the server.
         deadline = time.monotonic() + 60

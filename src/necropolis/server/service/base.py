@@ -13,9 +13,9 @@ from __future__ import annotations
 import asyncio
 import logging
 from abc import ABC, abstractmethod
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 
+from necropolis.server.bots import BotPool
 from necropolis.server.broker import Broker
 from necropolis.server.clocks import Clocks
 from necropolis.server.db import Store, storage_failed
@@ -46,7 +46,7 @@ class TablesBase(ABC):
         self.writer = Writer(store)
         self.broker = broker
         self.bot_workers = bot_workers
-        self._pool: ProcessPoolExecutor | None = None
+        self._pool: BotPool | None = None
         self._live: dict[str, LiveTable] = {}
         self._loading: dict[str, asyncio.Future[LiveTable | None]] = {}
         self._closing = False

@@ -2,7 +2,7 @@
 
 After every change, a table whose turn belongs to chance or a bot is driven on by
 :meth:`Driving.drive`: chance outcomes are drawn from the table's seed and version, bots
-decide in the forkserver pool (:mod:`necropolis.server.bots`), a failed decision gives a
+decide in the bot pool's workers (:mod:`necropolis.server.bots`), a failed decision gives a
 random legal move. While the database fails the driver retries with a capped back-off,
 catching up first with a table in doubt. :meth:`Driving.hand_to_bot` gives a person's
 seat to a bot.
@@ -13,7 +13,6 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
-from concurrent.futures.process import BrokenProcessPool
 
 from necropolis.engine.protocol import CHANCE, sample_chance
 from necropolis.server import bots
@@ -125,28 +124,16 @@ class Driving(Door):
     async def _think(
         self, live: LiveTable, actions: list[int], seat: int, level: str, legal: list[int]
     ) -> int:
-        loop = asyncio.get_running_loop()
-        for _attempt in range(2):
-            pool = self._pool
-            if pool is None:
-                break
+        if self._pool is not None:
             try:
-                return await loop.run_in_executor(
-                    pool,
-                    bots.decide,
-                    live.game.id,
-                    dict(live.game.options),
-                    actions,
-                    seat,
-                    level,
-                    live.id,
+                return await self._pool.decide(
+                    live.game.id, dict(live.game.options), actions, seat, level, live.id
                 )
-            except BrokenProcessPool:
-                log.warning("the bot pool broke; starting a new one")
-                self._pool = bots.make_pool(self.bot_workers)
+            except bots.BotPoolError as exc:
+                log.warning("table %s: the %s bot gave no move (%s)", live.id, level, exc)
             except Exception:
-                log.exception("table %s: the %s bot failed; it plays a random move", live.id, level)
-                break
+                log.exception("table %s: the %s bot failed", live.id, level)
+        # A table must not stall on its bot: it plays one of its legal moves instead.
         return legal[random.randrange(len(legal))]
 
     # --- seats -----------------------------------------------------------------------

@@ -33,7 +33,7 @@ class Loading(TablesBase):
     # --- life ------------------------------------------------------------------------
 
     async def start(self) -> None:
-        self._pool = bots.make_pool(self.bot_workers)
+        self._pool = bots.BotPool(self.bot_workers)
         await self.broker.start(self.on_news)
         await self.clocks.start()
         playing = await asyncio.to_thread(self.store.playing)
@@ -102,7 +102,7 @@ class Loading(TablesBase):
         self.writer.close()
         if self._pool is not None:
             # Waiting lets the workers end in order (a decision takes at most a second).
-            await asyncio.to_thread(self._pool.shutdown, True, cancel_futures=True)
+            await self._pool.close()
 
     # --- loading ---------------------------------------------------------------------
 

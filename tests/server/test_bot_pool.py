@@ -1,0 +1,219 @@
+"""The bot pool: worker processes that decide bots' moves for the server's event loop.
+
+A decision comes back as a legal action; a bot that fails, a worker that dies or hangs
+fails that one decision (the table's driver then plays a random legal move) and the pool
+goes on with a new worker; closing the pool, or killing its server, ends the workers.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import random
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+
+import pytest
+
+from necropolis.engine.protocol import CHANCE, sample_chance
+from necropolis.games import game_ids, load_game
+from necropolis.server import bots
+
+
+def _positions(game_id: str, count: int, seed: int) -> list[tuple[list[int], int, list[int]]]:
+    """``count`` moments of a random match of ``game_id``: (its actions, the seat to
+    move, that seat's legal actions)."""
+    rng = random.Random(seed)
+    state = load_game(game_id).new_initial_state()
+    actions: list[int] = []
+    found: list[tuple[list[int], int, list[int]]] = []
+    while not state.is_terminal() and len(found) < count:
+        if state.current_player() == CHANCE:
+            action = sample_chance(state, rng)
+        else:
+            seat = next(iter(state.acting_seats()))
+            legal = state.legal_actions(seat)
+            found.append((list(actions), seat, legal))
+            action = rng.choice(legal)
+        state.apply_action(action)
+        actions.append(action)
+    return found
+
+
+def _alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat", encoding="ascii") as stat:
+            return stat.read().rsplit(")", 1)[-1].split()[0] not in ("Z", "X")
+    except FileNotFoundError:
+        return False
+
+
+def _gone(pids: list[int], seconds: float = 10.0) -> bool:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if not any(_alive(pid) for pid in pids):
+            return True
+        time.sleep(0.05)
+    return False
+
+
+@pytest.mark.parametrize("game_id", game_ids())
+def test_decisions_of_many_tables_at_once_are_each_a_legal_move(game_id: str) -> None:
+    positions = _positions(game_id, 6, seed=1)
+
+    async def main() -> list[int]:
+        pool = bots.BotPool(2)
+        try:
+            # More decisions than workers: they queue, and each gets its answer.
+            return await asyncio.gather(
+                *(
+                    pool.decide(game_id, {}, actions, seat, "easy", f"t{k}")
+                    for k, (actions, seat, _legal) in enumerate(positions)
+                )
+            )
+        finally:
+            await pool.close()
+
+    chosen = asyncio.run(main())
+    assert len(chosen) == len(positions) == 6
+    for action, (_actions, _seat, legal) in zip(chosen, positions, strict=True):
+        assert action in legal
+
+
+def test_a_failing_bot_fails_its_decision_alone() -> None:
+    game_id = game_ids()[0]
+    (actions, seat, legal), *_ = _positions(game_id, 1, seed=2)
+
+    async def main() -> None:
+        pool = bots.BotPool(1)
+        try:
+            with pytest.raises(bots.BotPoolError, match="no bot called 'nobody'"):
+                await pool.decide(game_id, {}, actions, seat, "nobody", "t1")
+            before = pool.pids()
+            assert await pool.decide(game_id, {}, actions, seat, "easy", "t1") in legal
+            assert pool.pids() == before  # the same worker answered
+        finally:
+            await pool.close()
+
+    asyncio.run(main())
+
+
+def test_a_worker_that_dies_or_hangs_is_replaced(monkeypatch: pytest.MonkeyPatch) -> None:
+    game_id = game_ids()[0]
+    (actions, seat, legal), *_ = _positions(game_id, 1, seed=3)
+    # Long enough for a new worker's first decision on a loaded machine (it may import
+    # the game's modules), short enough for a test.
+    monkeypatch.setattr(bots, "DECISION_DEADLINE", 5.0)
+
+    async def replaced(pool: bots.BotPool, old: list[int]) -> list[int]:
+        for _ in range(200):
+            now = pool.pids()
+            if now and not set(now) & set(old):
+                return now
+            await asyncio.sleep(0.05)
+        raise AssertionError(f"the workers {old} were not replaced: {pool.pids()}")
+
+    async def main() -> None:
+        pool = bots.BotPool(1)
+        try:
+            assert await pool.decide(game_id, {}, actions, seat, "easy", "t1") in legal
+            (first,) = pool.pids()
+            os.kill(first, signal.SIGKILL)
+            second = await replaced(pool, [first])
+            assert await pool.decide(game_id, {}, actions, seat, "easy", "t1") in legal
+            # A worker that stops answering is given up on at the deadline.
+            os.kill(second[0], signal.SIGSTOP)
+            began = time.monotonic()
+            with pytest.raises(bots.BotPoolError, match="hung"):
+                await pool.decide(game_id, {}, actions, seat, "easy", "t1")
+            assert 4.9 < time.monotonic() - began < 20.0
+            await replaced(pool, second)
+            assert await pool.decide(game_id, {}, actions, seat, "easy", "t1") in legal
+            assert _gone(second)
+        finally:
+            await pool.close()
+
+    asyncio.run(main())
+
+
+def test_closing_the_pool_ends_its_workers() -> None:
+    game_id = game_ids()[0]
+    (actions, seat, _legal), *_ = _positions(game_id, 1, seed=4)
+
+    async def main() -> list[int]:
+        pool = bots.BotPool(2)
+        await asyncio.gather(
+            *(pool.decide(game_id, {}, actions, seat, "easy", f"t{k}") for k in range(2))
+        )
+        pids = pool.pids()
+        await pool.close()
+        with pytest.raises(bots.BotPoolError, match="closed"):
+            await pool.decide(game_id, {}, actions, seat, "easy", "t1")
+        return pids
+
+    pids = asyncio.run(main())
+    assert len(pids) == 2
+    assert _gone(pids)
+
+
+def test_the_workers_end_when_their_server_is_killed() -> None:
+    game_id = game_ids()[0]
+    (actions, seat, _legal), *_ = _positions(game_id, 1, seed=5)
+    script = textwrap.dedent(
+        f"""
+        import asyncio
+        from necropolis.server import bots
+
+        async def main():
+            pool = bots.BotPool(2)
+            asks = [pool.decide({game_id!r}, {{}}, {actions!r}, {seat}, "easy") for _ in "ab"]
+            await asyncio.gather(*asks)
+            print(*pool.pids(), flush=True)
+            await asyncio.sleep(600)
+
+        asyncio.run(main())
+        """
+    )
+    server = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True)
+    try:
+        assert server.stdout is not None
+        pids = [int(p) for p in server.stdout.readline().split()]
+        assert len(pids) == 2 and all(_alive(p) for p in pids)
+    finally:
+        server.kill()  # SIGKILL: nothing of the server's own runs to end them
+        server.wait()
+    assert _gone(pids)
+
+
+def test_workers_that_die_young_are_restarted_ever_more_slowly(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    game_id = game_ids()[0]
+    (actions, seat, legal), *_ = _positions(game_id, 1, seed=6)
+    waits: list[float] = []
+
+    async def main() -> None:
+        pool = bots.BotPool(1)
+        started = pool._start
+
+        def start(delay: float = 0.0) -> None:
+            waits.append(delay)
+            started(delay)
+
+        monkeypatch.setattr(pool, "_start", start)
+        try:
+            for _ in range(3):
+                assert await pool.decide(game_id, {}, actions, seat, "easy", "t1") in legal
+                (pid,) = pool.pids()
+                os.kill(pid, signal.SIGKILL)
+                while pool.pids() in ([], [pid]):
+                    await asyncio.sleep(0.05)
+        finally:
+            await pool.close()
+
+    asyncio.run(main())
+    # The first start, then three replacements of workers that lived under a second.
+    assert waits == [0.0, 0.5, 1.0, 2.0]
