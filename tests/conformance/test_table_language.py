@@ -107,6 +107,8 @@ def test_breakdowns_add_up_to_the_scores(game_id: str) -> None:
                 parts = breakdown[seat]["parts"]
                 assert sum(p["points"] for p in parts) == pytest.approx(breakdown[seat]["total"])
                 assert breakdown[seat]["total"] == pytest.approx(score)
+                # Nothing is out of sight once the match is over.
+                assert not any(p.get("hidden") for p in parts)
             assert breakdown == state.score_breakdown(None)
 
 
@@ -133,6 +135,7 @@ def test_a_breakdown_shows_a_seat_its_own_hidden_values_and_nothing_of_others(
     cls = load_game(game_id)
     rng = random.Random(5)
     own_differs = 0
+    hidden_seen = 0
     for seed in range(6):
         players = cls.min_players + seed % (cls.max_players - cls.min_players + 1)
         for state in _positions(game_id, players, seed, every=7):
@@ -144,11 +147,21 @@ def test_a_breakdown_shows_a_seat_its_own_hidden_values_and_nothing_of_others(
                     b for b in public if b["seat"] != seat
                 ]
                 own_differs += mine[seat] != public[seat]
+                # What a seat cannot see of another's score is a hidden part worth 0, so
+                # that the total reads as what is known, not as the score.
+                for row in mine:
+                    for part in row["parts"]:
+                        assert part.get("hidden", False) in (False, True)
+                        if part.get("hidden"):
+                            assert part["points"] == 0
+                            hidden_seen += row["seat"] != seat
                 # Worlds this seat cannot tell apart (every other seat's hidden values
                 # redrawn) give it the same breakdown, and a spectator too.
                 for _ in range(2):
                     world = state.resample(seat, rng)
                     assert world.score_breakdown(seat) == mine
                     assert world.score_breakdown(None) == public
-    # A seat's own row does show it what it alone knows, at some point of these matches.
+    # A seat's own row does show it what it alone knows, at some point of these matches,
+    # and every game hides some of another seat's score from it during play.
     assert own_differs > 0
+    assert hidden_seen > 0

@@ -54,9 +54,17 @@ def test_everyone_out_ends_the_game_and_the_best_load_wins() -> None:
     roll(state, [6, 6, 1, 1, 1])
     act(state, "seat 0 leaves the pyramid")
     chance(state, 2)  # the chest is worth 3
-    # during play only the public part: the chest's roll (the treasures lie face down)
-    assert _parts(state, 0) == {"score_chests": 3}
-    assert _parts(state, 1) == {}
+    # during play only the public part: the chest's roll; the treasures lie face down,
+    # a hidden part that counts them, worth 0 until the end
+    assert _parts(state, 0) == {"score_chests": 3, "score_cards_hidden": 0}
+    assert _parts(state, 1) == {"score_cards_hidden": 0}
+    unseen = [
+        (p["params"]["cards"], p.get("hidden"))
+        for b in state.score_breakdown()
+        for p in b["parts"]
+        if p["kind"] == "score_cards_hidden"
+    ]
+    assert unseen == [(2, True), (2, True)]
     act(state, "seat 1 leaves the pyramid")
     assert state.is_terminal()
     assert state.status == [ESCAPED, ESCAPED]

@@ -199,12 +199,17 @@ def test_pairs_help_the_opponent_and_open_for_the_researchers_owner() -> None:
         assert events(state.narrate(before, four, viewer)) == [
             ("sarcophagus_opened_hidden", 1, opened)
         ]
-    # During play the breakdown shows only what everyone may know.
+    # During play the breakdown shows only what everyone may know: the rest are hidden
+    # parts, worth 0 until the end.
     breakdown = state.score_breakdown()
-    assert breakdown[0]["parts"] == [] and breakdown[0]["total"] == 0
-    assert [(p["kind"], p["params"], p["points"]) for p in breakdown[1]["parts"]] == [
-        ("part_sarcophagi_closed", {"count": 1, "eyes": [1]}, 0)
-    ]
+    secret = ("part_pharaoh_hidden", {"bonus": 7}, 0, True)
+    assert [
+        (p["kind"], p["params"], p["points"], p.get("hidden")) for p in breakdown[0]["parts"]
+    ] == [secret]
+    assert breakdown[0]["total"] == 0
+    assert [
+        (p["kind"], p["params"], p["points"], p.get("hidden")) for p in breakdown[1]["parts"]
+    ] == [("part_sarcophagi_closed", {"count": 1, "eyes": [1]}, 0, True), secret]
     assert [t["value"] for b in breakdown for t in b["tiebreak"]] == [0, 1]
     assert [c & 7 for c in state.held[1]] == [four - CH_VALUE]
     assert state.held[0] == ()
@@ -239,7 +244,8 @@ def test_two_and_two_place_one_open_then_place_the_second() -> None:
     # The breakdown during play: the sarcophagus shows its eye only, worth 0 until the end.
     parts = state.score_breakdown()[0]["parts"]
     assert [(p["kind"], p["params"], p["points"]) for p in parts] == [
-        ("part_sarcophagi_closed", {"count": 1, "eyes": [1]}, 0)
+        ("part_sarcophagi_closed", {"count": 1, "eyes": [1]}, 0),
+        ("part_pharaoh_hidden", {"bonus": 7}, 0),
     ]
 
 

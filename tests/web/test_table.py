@@ -61,6 +61,12 @@ def test_two_people_and_a_bot_play_luxor2001_to_the_end(
             if turns == 6:
                 ann.screenshot(path=str(shots / "luxor2001-player1-midgame.png"))
                 bo.screenshot(path=str(shots / "luxor2001-player2-midgame.png"))
+                # Another seat's pharaoh card (and any sarcophagus it won) is secret: its
+                # score reads as what is known so far, never as a plain 0.
+                for page, other in ((ann, 1), (bo, 0)):
+                    score = page.get_by_test_id(f"score-{other}")
+                    expect(score).to_have_text(re.compile(r"^(\?|\d+\+\?)$"))
+                    expect(score).to_have_attribute("title", re.compile("hidden"))
             if turns == 8 and not shot_mid:
                 shot_mid = True
                 # A spectator sees the public board: no moves, nothing to click.
@@ -71,6 +77,9 @@ def test_two_people_and_a_bot_play_luxor2001_to_the_end(
             assert turns < 400, "the game should have ended"
 
         assert board_clicks >= turns, "every decision was made by clicking the board"
+        # At the end every score is known.
+        for other in range(3):
+            expect(ann.get_by_test_id(f"score-{other}")).to_have_text(re.compile(r"^\d+$"))
         for page, name in ((ann, "player1"), (bo, "player2")):
             summary = page.get_by_test_id("summary")
             expect(summary).to_be_visible()

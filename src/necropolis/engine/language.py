@@ -34,7 +34,9 @@ ActionInfo = dict[str, Any]
 #: One seat's score: ``{"seat", "parts": [{"kind", "params", "points", "text"}],
 #: "total", "tiebreak"}``; the parts' points add up exactly to ``total``, which equals
 #: ``scores()[seat]`` once the match is over; ``tiebreak`` is a list of named numbers
-#: (``[{"kind", "value", "text"}]``), empty when the game has none.
+#: (``[{"kind", "value", "text"}]``), empty when the game has none. A part whose points
+#: the viewer may not know yet (face-down values, a secret card) says ``"hidden": True``
+#: and counts 0 in ``total``, so that a page can show the total as a lower bound.
 SeatScore = dict[str, Any]
 
 #: Templates every game may use without declaring them: the kernel's fallbacks.

@@ -26,7 +26,8 @@ export const PROTOCOL = 1;
 
 export interface LogEntry { index: number; kind: string; seat: number | null; params: Record<string, unknown>; text: string }
 export interface Prompt { kind: string; params: Record<string, unknown>; text: string }
-export interface ScorePart { kind: string; params: Record<string, unknown>; points: number; text: string }
+/** A part of a seat's score; `hidden`: its points are not known to this viewer yet (counted 0). */
+export interface ScorePart { kind: string; params: Record<string, unknown>; points: number; text: string; hidden?: boolean }
 export interface SeatScore { seat: number; parts: ScorePart[]; total: number; tiebreak: { kind: string; value: number; text: string }[] }
 /** A version the connection missed: who acted (null: chance) and the seat's view after it. */
 export interface Step { version: number; by: number | null; view: Record<string, any> | null }

@@ -16,6 +16,7 @@ from necropolis.games.horus.codes import (
     SEALED,
 )
 from necropolis.games.horus.narration import STATUS_TERMS
+from necropolis.games.horus.text import card_hidden_to
 
 if TYPE_CHECKING:
     from necropolis.games.horus.state import HorusState
@@ -23,14 +24,17 @@ if TYPE_CHECKING:
 
 def score_breakdown(s: HorusState, viewer: int | None = None) -> list[SeatScore]:
     """Per seat, what its score is made of: during play what the whole table sees (idols
-    lie face up, chest rolls are public), and in ``viewer``'s own row everything it
-    carries, since it sees its own cards and Bag (what escaping now would score);
-    everything once the match is over."""
+    lie face up, chest rolls are public) and, as a hidden part, how many of the seat's
+    other cards ``viewer`` does not see; in ``viewer``'s own row everything it carries,
+    since it sees its own cards and Bag (what escaping now would score); everything once
+    the match is over."""
     over = s.node == N_TERMINAL
-    return [_seat_score(s, seat, over, seat == viewer) for seat in range(s.n)]
+    return [_seat_score(s, seat, over, seat == viewer, viewer) for seat in range(s.n)]
 
 
-def _seat_score(s: HorusState, seat: int, over: bool, own: bool = False) -> SeatScore:
+def _seat_score(
+    s: HorusState, seat: int, over: bool, own: bool = False, viewer: int | None = None
+) -> SeatScore:
     parts: list[dict[str, Any]] = []
 
     def part(kind: str, points: int, **params: Any) -> None:
@@ -67,6 +71,17 @@ def _seat_score(s: HorusState, seat: int, over: bool, own: bool = False) -> Seat
             part("score_idols", idol_points)
         if rolls:
             part("score_chests", sum(rolls), rolls=[str(r) for r in rolls])
+        # Face-down cards may be treasures: what they are worth shows at the end (a
+        # chest's, once its owner escaped, is its public roll above).
+        rolled = s.status[seat] == ESCAPED
+        unseen = len(s.bag[seat]) + sum(
+            card_hidden_to(s, t, viewer, seat)
+            for t in s.hand[seat]
+            if not (rolled and cp.CARD_KIND[t] == cp.CHEST)
+        )
+        if unseen and s.status[seat] not in (CRUSHED, SEALED, MUMMIFIED):
+            part("score_cards_hidden", 0, cards=unseen)
+            parts[-1]["hidden"] = True
     horus = int(cp.IDOL_CARD[cp.HORUS] in idols)
     tiebreak = [
         {

@@ -221,6 +221,7 @@ MESSAGES: dict[str, str] = {
     "score_idols": "Idols: {points|# point|# points}",
     "score_necklaces": "Necklaces: {points|# point|# points}",
     "score_chests": "Chests ({rolls}): {points|# point|# points}",
+    "score_cards_hidden": "{cards|# card|# cards} out of sight, counted at the end",
     "score_variety": "Variety bonus for {gods|# god|# gods}: {points|# point|# points}",
     "score_not_out": "Did not get out ({status}): no points",
     "tiebreak_horus_idol": "Holds the Horus Idol: {value|yes|no}",

@@ -46,6 +46,8 @@ def score_breakdown(st: LuxorState, viewer: int | None = None) -> list[SeatScore
             )
         else:
             parts.append(_part(st, "score_scarabs_hidden", {"scarabs": count}, 0, seat))
+            if count:
+                parts[-1]["hidden"] = True
         total = sum(p["points"] for p in parts)
         value = tiebreak[seat]
         out.append(

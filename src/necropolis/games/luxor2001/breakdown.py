@@ -24,9 +24,11 @@ if TYPE_CHECKING:
 
 
 def _part_adder(game: Game, parts: list[dict[str, Any]], seat: int) -> Callable[..., None]:
-    def part(kind: str, points: int, params: dict[str, Any]) -> None:
+    def part(kind: str, points: int, params: dict[str, Any], hidden: bool = False) -> None:
         text = game.message(kind, params, seat)
         parts.append({"kind": kind, "params": params, "points": points, "text": text})
+        if hidden:
+            parts[-1]["hidden"] = True
 
     return part
 
@@ -35,11 +37,12 @@ def score_breakdown(st: LuxorState, viewer: int | None = None) -> list[SeatScore
     """Per seat, parts that add up to its score, as ``viewer`` may know them.
 
     During play every sarcophagus value and pharaoh card is hidden from some seat, so a
-    row lists only the closed sarcophagi (worth 0 until they are turned up), except
-    ``viewer``'s own: one part per sarcophagus it has looked at, the rest closed, and its
-    pharaoh card's part as things stand. A value ``viewer`` saw in another seat's hands
-    (a sarcophagus it gave up to a curse) stays out of that seat's row. At the end one
-    part per sarcophagus and the pharaoh card's part, for every viewer.
+    row lists only the closed sarcophagi and the secret pharaoh card (hidden parts, worth
+    0 until they are turned up), except ``viewer``'s own: one part per sarcophagus it has
+    looked at, the rest closed, and its pharaoh card's part as things stand. A value
+    ``viewer`` saw in another seat's hands (a sarcophagus it gave up to a curse) stays out
+    of that seat's row. At the end one part per sarcophagus and the pharaoh card's part,
+    for every viewer.
     """
     game = st.game
     ended = st.phase == rules.END
@@ -59,7 +62,8 @@ def score_breakdown(st: LuxorState, viewer: int | None = None) -> list[SeatScore
                 else:
                     closed.append(VALUE_EYES[code & 7])
             if closed:
-                part("part_sarcophagi_closed", 0, {"count": len(closed), "eyes": closed})
+                closed_params = {"count": len(closed), "eyes": closed}
+                part("part_sarcophagi_closed", 0, closed_params, hidden=True)
             animal = st.pharaoh[seat]
             if animal >= 0 and st.occupant[animal] == seat:
                 part("part_pharaoh_bonus", PHARAOH_BONUS, {"animal": ANIMALS[animal]})
@@ -75,9 +79,14 @@ def score_breakdown(st: LuxorState, viewer: int | None = None) -> list[SeatScore
                 part("part_pharaoh_bonus", PHARAOH_BONUS, {"animal": ANIMALS[animal]})
             else:
                 part("part_pharaoh_none", 0, {"animal": ANIMALS[animal]})
-        elif held:
-            eyes_list = [VALUE_EYES[c & 7] for c in held]
-            part("part_sarcophagi_closed", 0, {"count": len(held), "eyes": eyes_list})
+        else:
+            if held:
+                eyes_list = [VALUE_EYES[c & 7] for c in held]
+                closed_params = {"count": len(held), "eyes": eyes_list}
+                part("part_sarcophagi_closed", 0, closed_params, hidden=True)
+            if st.pharaoh[seat] >= 0:
+                # Another seat's pharaoh card is secret: its bonus may be 0 or the full one.
+                part("part_pharaoh_hidden", 0, {"bonus": PHARAOH_BONUS}, hidden=True)
         count = len(st.held[seat])
         tiebreak = {
             "kind": "tiebreak_sarcophagi",

@@ -155,6 +155,7 @@ MESSAGES: dict[str, str] = {
     "values hidden until the end (eyes: {eyes})",
     "part_pharaoh_bonus": "Pharaoh card ({animal}) with a researcher at its pillar",
     "part_pharaoh_none": "Pharaoh card ({animal}) without a researcher at its pillar",
+    "part_pharaoh_hidden": "Pharaoh card, secret until the end: 0 or {bonus} points",
     "tiebreak_sarcophagi": "{value|# sarcophagus|# sarcophagi}",
 }
 
