@@ -90,8 +90,10 @@ def test_a_failing_bot_fails_its_decision_alone() -> None:
     async def main() -> None:
         pool = bots.BotPool(1)
         try:
-            with pytest.raises(bots.BotPoolError, match="no bot called 'nobody'"):
+            with pytest.raises(bots.BotPoolError, match="no bot called 'nobody'") as failed:
                 await pool.decide(game_id, {}, actions, seat, "nobody", "t1")
+            # Not a lost worker: asking again would fail the same way.
+            assert not isinstance(failed.value, bots.WorkerLostError)
             before = pool.pids()
             assert await pool.decide(game_id, {}, actions, seat, "easy", "t1") in legal
             assert pool.pids() == before  # the same worker answered
@@ -124,10 +126,21 @@ def test_a_worker_that_dies_or_hangs_is_replaced(monkeypatch: pytest.MonkeyPatch
             os.kill(first, signal.SIGKILL)
             second = await replaced(pool, [first])
             assert await pool.decide(game_id, {}, actions, seat, "easy", "t1") in legal
+            # A worker killed in the middle of a decision: the request is written (the
+            # task runs up to its wait for the answer), and the worker killed before a
+            # decision could be made.
+            thinking = asyncio.create_task(pool.decide(game_id, {}, actions, seat, "hard"))
+            for _ in range(3):
+                await asyncio.sleep(0)
+            os.kill(second[0], signal.SIGKILL)
+            with pytest.raises(bots.WorkerLostError, match="ended"):
+                await thinking
+            second = await replaced(pool, second)
+            assert await pool.decide(game_id, {}, actions, seat, "easy", "t1") in legal
             # A worker that stops answering is given up on at the deadline.
             os.kill(second[0], signal.SIGSTOP)
             began = time.monotonic()
-            with pytest.raises(bots.BotPoolError, match="hung"):
+            with pytest.raises(bots.WorkerLostError, match="hung"):
                 await pool.decide(game_id, {}, actions, seat, "easy", "t1")
             assert 4.9 < time.monotonic() - began < 20.0
             await replaced(pool, second)

@@ -62,7 +62,12 @@ RESTART_CAP = 30.0
 
 
 class BotPoolError(RuntimeError):
-    """A decision that no worker gave: the worker died, hung, failed, or the pool closed."""
+    """A decision that no worker gave: the bot failed, no worker could start, the pool
+    closed, or (:class:`WorkerLostError`) the worker died or hung."""
+
+
+class WorkerLostError(BotPoolError):
+    """The worker making the decision died or hung: a new one may be asked again."""
 
 
 def decide(
@@ -175,7 +180,7 @@ class BotPool:
             worker.conn.send_bytes(request)
         except OSError:
             self._lost(worker, "its pipe is closed")
-            raise BotPoolError("the bot's worker could not be reached") from None
+            raise WorkerLostError("the bot's worker could not be reached") from None
         if worker.deadline is None:
             worker.deadline = loop.call_later(DECISION_DEADLINE, self._lost, worker, "it hung")
         # A cancelled wait leaves the worker at its decision; the answer, when it comes,
@@ -278,7 +283,7 @@ class BotPool:
             return
         log.warning("a bot worker is replaced: %s", why)
         self._all.remove(worker)
-        self._fail(worker, f"the bot's worker was lost: {why}")
+        self._fail(worker, WorkerLostError(f"the bot's worker was lost: {why}"))
         self._stop([worker], kill=True)
         if time.monotonic() - worker.born < RESTART_YOUNG:
             self._restart_wait = min(max(0.5, 2 * self._restart_wait), RESTART_CAP)
@@ -288,11 +293,11 @@ class BotPool:
             self._start(self._restart_wait)
 
     @staticmethod
-    def _fail(worker: _Worker, why: str) -> None:
+    def _fail(worker: _Worker, error: BotPoolError) -> None:
         while worker.answers:
             answer = worker.answers.popleft()
             if not answer.done():
-                answer.set_exception(BotPoolError(why))
+                answer.set_exception(error)
 
     def _stop(self, workers: list[_Worker], kill: bool) -> None:
         """Close the workers' pipes (a worker reads their end and ends), and kill them
@@ -321,7 +326,7 @@ class BotPool:
         self._fail_waiting("the bot pool is closed")
         workers, self._all = self._all, []
         for worker in workers:
-            self._fail(worker, "the bot pool is closed")
+            self._fail(worker, BotPoolError("the bot pool is closed"))
         self._stop(workers, kill=False)
         await asyncio.to_thread(_reap, [w.process for w in workers])
 

@@ -124,15 +124,22 @@ class Driving(Door):
     async def _think(
         self, live: LiveTable, actions: list[int], seat: int, level: str, legal: list[int]
     ) -> int:
-        if self._pool is not None:
+        for attempt in (1, 2):
+            if self._pool is None:
+                break
             try:
                 return await self._pool.decide(
                     live.game.id, dict(live.game.options), actions, seat, level, live.id
                 )
+            except bots.WorkerLostError as exc:
+                # A worker killed (say, for memory) says nothing of the next: ask once more.
+                log.warning("table %s: %s bot, try %d: %s", live.id, level, attempt, exc)
             except bots.BotPoolError as exc:
                 log.warning("table %s: the %s bot gave no move (%s)", live.id, level, exc)
+                break
             except Exception:
                 log.exception("table %s: the %s bot failed", live.id, level)
+                break
         # A table must not stall on its bot: it plays one of its legal moves instead.
         return legal[random.randrange(len(legal))]
 
