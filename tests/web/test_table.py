@@ -106,6 +106,11 @@ def test_two_people_and_a_bot_play_luxor2001_to_the_end(
         expect(step).to_contain_text("Move 2 of")
         bo.keyboard.press("ArrowRight")
         expect(step).to_contain_text("Move 3 of")
+        # The deal's first three moves gave each seat its secret pharaoh card: seen from
+        # seat 0 at that step, the others' scores are unknown, its own is a number.
+        expect(bo.get_by_test_id("replay-score-0")).to_have_text("0")
+        for other in (1, 2):
+            expect(bo.get_by_test_id(f"replay-score-{other}")).to_have_text("?")
         # By turn: the deal (many chance outcomes) is the opening turn, taken in one step.
         turn = bo.get_by_test_id("turn")
         expect(turn).to_contain_text("Turn 1 of")
