@@ -230,3 +230,39 @@ def test_workers_that_die_young_are_restarted_ever_more_slowly(
     asyncio.run(main())
     # The first start, then three replacements of workers that lived under a second.
     assert waits == [0.0, 0.5, 1.0, 2.0]
+
+
+def test_a_decision_cancelled_as_it_is_woken_passes_the_room_on(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Two decisions wait for a busy worker; the first is cancelled (its table closed) just
+    as the worker's answer wakes it. The second must still be decided."""
+    game_id = game_ids()[0]
+    (actions, seat, legal), *_ = _positions(game_id, 1, seed=7)
+    monkeypatch.setattr(bots, "DEPTH", 1)
+
+    async def main() -> None:
+        pool = bots.BotPool(1)
+        try:
+            assert await pool.decide(game_id, {}, actions, seat, "easy", "t0") in legal
+            busy = asyncio.create_task(pool.decide(game_id, {}, actions, seat, "hard", "t1"))
+            await asyncio.sleep(0)
+            first = asyncio.create_task(pool.decide(game_id, {}, actions, seat, "easy", "t2"))
+            second = asyncio.create_task(pool.decide(game_id, {}, actions, seat, "easy", "t3"))
+            await asyncio.sleep(0.05)
+            assert not first.done() and not second.done()
+            woken = pool._wake
+
+            def wake_and_cancel() -> None:
+                woken()
+                if not first.cancelled():
+                    first.cancel()  # before it runs: the room it was given is not taken
+
+            monkeypatch.setattr(pool, "_wake", wake_and_cancel)
+            assert await busy in legal
+            assert await asyncio.wait_for(second, 10) in legal
+            assert first.cancelled()
+        finally:
+            await pool.close()
+
+    asyncio.run(main())

@@ -202,7 +202,14 @@ class BotPool:
                 return same[0] if same else min(roomy, key=lambda w: len(w.answers))
             wake: asyncio.Future[None] = asyncio.get_running_loop().create_future()
             self._waiting.append(wake)
-            await wake
+            try:
+                await wake
+            except asyncio.CancelledError:
+                if wake.done() and not wake.cancelled():
+                    # Woken, then cancelled before it could take the room: the next
+                    # waiting decision is woken instead, or it might wait for good.
+                    self._wake()
+                raise
 
     def _wake(self) -> None:
         """A worker has room, or the pool changed: the longest waiting decision looks
