@@ -64,7 +64,7 @@ def test_everyone_out_ends_the_game_and_the_best_load_wins() -> None:
         for p in b["parts"]
         if p["kind"] == "score_cards_hidden"
     ]
-    assert unseen == [(2, True), (2, True)]
+    assert unseen == [(3, True), (2, True)]
     act(state, "seat 1 leaves the pyramid")
     assert state.is_terminal()
     assert state.status == [ESCAPED, ESCAPED]

@@ -51,7 +51,13 @@ def _table(server: Server) -> tuple[str, SyncSeat, SyncSeat, SyncSeat, list[Mess
     spectator = SyncSeat.connect(server, table_id, created["spectator_token"], undo=True)
     mover = _reach(seats, _cards, _first_card)
     other = seats[1 - seats.index(mover)]
-    _drain(spectator)
+    # The others are told the version the mover plays from before anything is held: a
+    # quiet spell of 0.3 s alone was not enough on a loaded machine (the spectator's state
+    # of that version came after it, and read as a leak of the turn in hand).
+    at = mover.state["version"]
+    for watcher in (other, spectator):
+        watcher.until(lambda s: s["version"] >= at)
+        _drain(watcher)
     return table_id, mover, other, spectator, created["seats"]
 
 

@@ -71,14 +71,10 @@ def _seat_score(
             part("score_idols", idol_points)
         if rolls:
             part("score_chests", sum(rolls), rolls=[str(r) for r in rolls])
-        # Face-down cards may be treasures: what they are worth shows at the end (a
-        # chest's, once its owner escaped, is its public roll above).
-        rolled = s.status[seat] == ESCAPED
-        unseen = len(s.bag[seat]) + sum(
-            card_hidden_to(s, t, viewer, seat)
-            for t in s.hand[seat]
-            if not (rolled and cp.CARD_KIND[t] == cp.CHEST)
-        )
+        # Face-down cards may be treasures: what they are worth shows at the end. (All of
+        # them count, chests too: which face-down cards are chests is not public, even
+        # once their rolls are.)
+        unseen = len(s.bag[seat]) + sum(card_hidden_to(s, t, viewer, seat) for t in s.hand[seat])
         if unseen and s.status[seat] not in (CRUSHED, SEALED, MUMMIFIED):
             part("score_cards_hidden", 0, cards=unseen)
             parts[-1]["hidden"] = True
