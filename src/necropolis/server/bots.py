@@ -179,6 +179,8 @@ class BotPool:
         try:
             worker.conn.send_bytes(request)
         except OSError:
+            # This decision's failure is raised here, not left on a future nobody awaits.
+            worker.answers.remove(answer)
             self._lost(worker, "its pipe is closed")
             raise WorkerLostError("the bot's worker could not be reached") from None
         if worker.deadline is None:
