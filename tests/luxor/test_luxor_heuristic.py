@@ -114,3 +114,27 @@ def test_the_estimate_stays_in_range_along_random_play() -> None:
             assert abs(sum(est) - 1.0) < 1e-9
             random_playout(st, rng, limit=1)
         assert st.estimate_returns() == st.returns()
+
+
+def test_hard_takes_the_treasure_too_and_decides_from_the_window_alone() -> None:
+    from necropolis.bots.levels import HardBot
+
+    def hard() -> HardBot:
+        bot = HardBot()
+        bot.rollouts.seconds = None  # the worlds alone end it, however slow the machine
+        return bot
+
+    st = start(
+        hands=[(ONE, THREE, FOUR, FIVE, TWO), (ONE, TWO, THREE, FOUR, FIVE)],
+        treasures={2: A_TWO_POINT_VASE, 3: VASE + NEEDS_3},
+    )
+    assert hard().choose(SeatWindow(st, 0), random.Random(0)) == rules.PLAY_LEFT
+    for seed in range(3):
+        mid = _midgame(seed)
+        if mid.is_terminal():
+            continue
+        seat = mid.current_player()
+        twin = mid.resample(seat, random.Random(50 + seed))
+        # The same seed gives the same decision, in worlds the seat cannot tell apart.
+        picks = [hard().choose(SeatWindow(s, seat), random.Random(seed)) for s in (mid, twin, mid)]
+        assert picks[0] == picks[1] == picks[2] and picks[0] in mid.legal_actions()

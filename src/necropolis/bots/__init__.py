@@ -3,7 +3,8 @@
 Bots never see a state in play, only a :class:`~necropolis.engine.seat.SeatWindow`. The
 registry maps the names used on the command line to factories: ``random`` (uniform),
 ``heuristic`` (the game's strategy, or one-ply Monte Carlo), ``ismcts`` (IS-MCTS with a
-fixed 1000 iterations, reproducible for research), and the three levels for people,
+fixed 1000 iterations, reproducible for research), ``rollout`` (turn rollouts over 64
+worlds a decision, no clock, likewise), and the three levels for people,
 ``easy``, ``medium`` and ``hard``.
 """
 
@@ -15,12 +16,14 @@ from necropolis.bots.heuristic import HeuristicBot, one_ply_monte_carlo
 from necropolis.bots.ismcts import ISMCTSBot
 from necropolis.bots.levels import EasyBot, hard, medium
 from necropolis.bots.random_bot import RandomBot
+from necropolis.bots.rollout import RolloutBot
 from necropolis.engine.driver import Player
 
 BOTS: dict[str, Callable[[], Player]] = {
     "random": RandomBot,
     "heuristic": HeuristicBot,
     "ismcts": ISMCTSBot,
+    "rollout": RolloutBot,
     "easy": EasyBot,
     "medium": medium,
     "hard": hard,
@@ -42,6 +45,7 @@ __all__ = [
     "HeuristicBot",
     "ISMCTSBot",
     "RandomBot",
+    "RolloutBot",
     "make_bot",
     "one_ply_monte_carlo",
 ]

@@ -48,6 +48,25 @@ View = dict[str, Any]
 S = TypeVar("S", bound="State")
 
 
+class TurnPlanner(Protocol):
+    """A game's planner of whole turns, for searches that play worlds a round on.
+
+    It works on a determinized world (a whole state a search drew from a seat's window),
+    never on a state in play: it may read everything the world holds, since the world
+    holds no more than the searching seat could know.
+    """
+
+    def act(self, state: State, rng: random.Random) -> int:
+        """The move the deciding seat of ``state`` makes toward its best plan for the turn."""
+        ...
+
+    def value(self, state: State, seat: int) -> float:
+        """How well ``seat`` stands at ``state``, on the planner's own scale (higher is
+        better; only comparisons between positions of one decision are made), counting
+        the best the seat can do with the turn it is about to take or is taking."""
+        ...
+
+
 class Game(ABC):
     """The rules of one game with one set of options; a factory of initial states.
 
@@ -136,6 +155,12 @@ class Game(ABC):
 
         It decides from a :class:`~necropolis.engine.seat.SeatWindow`, as every bot does.
         """
+        return None
+
+    def turn_planner(self) -> TurnPlanner | None:
+        """The game's planner of whole turns (None: it has none), for the turn rollouts
+        of :class:`~necropolis.bots.rollout.RolloutBot`, which ``hard`` plays where a
+        game has one."""
         return None
 
     def board_layout(self) -> dict[str, Any]:

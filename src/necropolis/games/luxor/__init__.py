@@ -19,7 +19,7 @@ from necropolis.games.luxor.components import HAND_SIZE, OSIRIS_USED, TREASURE_F
 from necropolis.games.luxor.state import LuxorState
 
 if TYPE_CHECKING:
-    from necropolis.engine.protocol import Policy
+    from necropolis.engine.protocol import Policy, TurnPlanner
 
 
 class LuxorGame(Game):
@@ -30,9 +30,10 @@ class LuxorGame(Game):
     min_players = 2
     max_players = 4
     default_players = 2
-    #: medium and hard play the heuristic's move unless their search finds one better by
-    #: five points of win share: the heuristic plans a whole turn, which a search of 1000
+    #: medium plays the heuristic's move unless its search finds one better by five
+    #: points of win share: the heuristic plans a whole turn, which a search of 200
     #: iterations barely reaches the end of (docs/strength.md has the measurements).
+    #: hard plays turn rollouts instead (:meth:`turn_planner`).
     search_anchor = 0.05
     description = (
         "Adventurers hurry through the temple of Luxor towards the pharaoh's burial chamber."
@@ -94,6 +95,11 @@ class LuxorGame(Game):
         from necropolis.games.luxor import heuristic
 
         return heuristic.policy
+
+    def turn_planner(self) -> TurnPlanner:
+        from necropolis.games.luxor import heuristic
+
+        return heuristic.Planner()
 
 
 GAME = LuxorGame

@@ -38,7 +38,7 @@ from __future__ import annotations
 
 import math
 import random
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from necropolis.games.luxor import rules
 from necropolis.games.luxor.components import (
@@ -60,6 +60,7 @@ from necropolis.games.luxor.components import (
 )
 
 if TYPE_CHECKING:
+    from necropolis.engine.protocol import State
     from necropolis.engine.seat import SeatWindow
     from necropolis.games.luxor.state import LuxorState
 
@@ -283,18 +284,45 @@ def policy(window: SeatWindow, rng: random.Random) -> int:
 
     world = window.resample(rng)
     assert isinstance(world, LuxorState)
-    me = window.seat
+    return _best_move(world, actions, window.seat, True, rng)
+
+
+def _best_move(
+    world: LuxorState, actions: list[int], me: int, look_ahead: bool, rng: random.Random
+) -> int:
+    """The action whose best plan for the rest of the turn is worth the most to ``me``;
+    equal ones are drawn between."""
     best: list[int] = []
     best_value = -math.inf
     for action in actions:
         child = world.clone()
         child.apply_legal_action(action)
-        value = plan_value(child, me, True)
+        value = plan_value(child, me, look_ahead)
         if value > best_value + 1e-9:
             best, best_value = [action], value
         elif value > best_value - 1e-9:
             best.append(action)
     return best[rng.randrange(len(best))] if len(best) > 1 else best[0]
+
+
+class Planner:
+    """The policy's turn planning for :class:`~necropolis.bots.rollout.RolloutBot`.
+
+    A move is the first step of the best plan for the rest of the turn, without the
+    glance at the next turn (the rollout plays that turn instead, which costs a tenth
+    as much as the glance); a position is worth the best plan the seat can make from it,
+    which at the start of its turn counts what the hand it holds can do.
+    """
+
+    def act(self, state: State, rng: random.Random) -> int:
+        world = cast("LuxorState", state)  # the planner is only given luxor's states
+        actions = rules.legal_actions(world)
+        if len(actions) == 1:
+            return actions[0]
+        return _best_move(world, actions, world.seat, False, rng)
+
+    def value(self, state: State, seat: int) -> float:
+        return plan_value(cast("LuxorState", state), seat, False)
 
 
 #: The estimate's weights (:func:`estimate_features`), fitted by
@@ -331,4 +359,12 @@ def estimate_shares(st: LuxorState) -> list[float]:
     return [x / total for x in weights]
 
 
-__all__ = ["estimate_features", "estimate_shares", "evaluate", "plan_value", "policy", "projection"]
+__all__ = [
+    "Planner",
+    "estimate_features",
+    "estimate_shares",
+    "evaluate",
+    "plan_value",
+    "policy",
+    "projection",
+]
