@@ -213,7 +213,7 @@ def test_a_cutoff_beyond_the_end_changes_nothing() -> None:
 def test_levels_share_one_search_and_differ_in_budget() -> None:
     from necropolis.bots.levels import HARD_SECONDS, hard, medium
 
-    fast, strong = medium(), hard().search
+    fast, strong = medium(), hard()
     assert (fast.cutoff, fast.exploration) == (strong.cutoff, strong.exploration)
     assert fast.cutoff is not None
     assert fast.iterations is not None and strong.iterations is not None
@@ -304,7 +304,7 @@ def test_a_game_may_give_hard_more_iterations_and_nothing_else() -> None:
         hard_iterations = HARD_ITERATIONS + 234
 
     for game, wanted in ((Nim(pile=9), HARD_ITERATIONS), (Roomy(pile=9), HARD_ITERATIONS + 234)):
-        strong = hard().search
+        strong = hard()
         strong.seconds = None  # (the count alone ends the search, however slow the machine)
         strong.choose(SeatWindow(game.new_initial_state(), 0), random.Random(3))
         assert strong.last.iterations == wanted

@@ -32,7 +32,8 @@ class PerfectPlanner:
         if state.current_player() == TERMINAL:
             return 1.0 if state.last == seat else 0.0
         # Two players: the seat to move wins unless the pile is a multiple of three.
-        return 0.0 if state.pile % 3 == 0 else 1.0
+        mover_wins = state.pile % 3 != 0
+        return 1.0 if mover_wins == (state.to_move == seat) else 0.0
 
 
 class PlannedNim(Nim):
@@ -88,6 +89,39 @@ def test_the_budget_is_a_number_of_worlds_and_the_clock_caps_it() -> None:
     assert at_once.last.worlds == 1  # at least one world, whatever the clock
     with pytest.raises(ValueError, match="at least one world"):
         RolloutBot(worlds=0)
+
+
+class SlowPlanner(PerfectPlanner):
+    """Each move it plans takes a tenth of a second of a clock the test keeps."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.now = 0.0
+
+    def act(self, state: State, rng: random.Random) -> int:
+        self.now += 0.1
+        return super().act(state, rng)
+
+
+def test_no_world_is_begun_that_would_end_past_the_clock() -> None:
+    planner = SlowPlanner()
+    PlannedNim.planner = planner
+    # From 9 each world plays both moves a round on: the other seat's answer to each is
+    # one planned move, so a world takes 0.2 s.
+    bot = RolloutBot(worlds=100, seconds=0.9, clock=lambda: planner.now)
+    bot.choose(window(9), random.Random(0))
+    # At 0.8 a fifth world could end at 1.0: four worlds, and the decision ends in time.
+    assert bot.last.worlds == 4
+    assert bot.last.seconds == pytest.approx(0.8)
+
+
+def test_a_shortlist_plays_out_only_the_moves_the_planner_values_most() -> None:
+    PlannedNim.planner = PerfectPlanner()
+    bot = RolloutBot(worlds=2, shortlist=1)
+    assert bot.choose(window(7), random.Random(0)) == TAKE_ONE
+    assert list(bot.last.means) == [TAKE_ONE]
+    # Judged once to rank the two moves, then once for each of two worlds.
+    assert len(PlannedNim.planner.judged) == 2 + 2
 
 
 def test_a_single_legal_action_is_played_at_once() -> None:

@@ -116,25 +116,26 @@ def test_the_estimate_stays_in_range_along_random_play() -> None:
         assert st.estimate_returns() == st.returns()
 
 
-def test_hard_takes_the_treasure_too_and_decides_from_the_window_alone() -> None:
-    from necropolis.bots.levels import HardBot
-
-    def hard() -> HardBot:
-        bot = HardBot()
-        bot.rollouts.seconds = None  # the worlds alone end it, however slow the machine
-        return bot
+def test_turn_rollouts_take_the_treasure_too_and_decide_from_the_window_alone() -> None:
+    from necropolis.bots import RolloutBot
 
     st = start(
         hands=[(ONE, THREE, FOUR, FIVE, TWO), (ONE, TWO, THREE, FOUR, FIVE)],
         treasures={2: A_TWO_POINT_VASE, 3: VASE + NEEDS_3},
     )
-    assert hard().choose(SeatWindow(st, 0), random.Random(0)) == rules.PLAY_LEFT
+    bot = RolloutBot(worlds=16)
+    assert bot.choose(SeatWindow(st, 0), random.Random(0)) == rules.PLAY_LEFT
+    assert bot.last.worlds == 16
     for seed in range(3):
         mid = _midgame(seed)
         if mid.is_terminal():
             continue
         seat = mid.current_player()
         twin = mid.resample(seat, random.Random(50 + seed))
-        # The same seed gives the same decision, in worlds the seat cannot tell apart.
-        picks = [hard().choose(SeatWindow(s, seat), random.Random(seed)) for s in (mid, twin, mid)]
-        assert picks[0] == picks[1] == picks[2] and picks[0] in mid.legal_actions()
+        # The same seed gives the same decision and values, in worlds the seat cannot
+        # tell apart.
+        seen = []
+        for position in (mid, twin, mid):
+            pick = bot.choose(SeatWindow(position, seat), random.Random(seed))
+            seen.append((pick, dict(bot.last.means)))
+        assert seen[0] == seen[1] == seen[2] and seen[0][0] in mid.legal_actions()

@@ -4,11 +4,7 @@ Each level is a configured bot, chosen so that the levels are clearly apart and 
 slowest stays pleasant at a table. ``easy`` follows the heuristic bot but plays a random
 legal move one time in three (it blunders as a beginner does). ``medium`` and ``hard``
 are IS-MCTS with the same settings and different budgets (a game whose iterations are
-cheap may give hard more of them: ``Game.hard_iterations``), except that where a game
-plans whole turns (``Game.turn_planner``) hard plays turn rollouts instead
-(:class:`~necropolis.bots.rollout.RolloutBot`, :data:`HARD_WORLDS` worlds a decision):
-there a search of a thousand iterations barely reaches the end of the turn, and the
-rollouts measured stronger (``docs/strength.md``). The searches' rollouts are cut off after
+cheap may give hard more of them: ``Game.hard_iterations``): rollouts cut off after
 :data:`HARD_CUTOFF` actions (then the game's estimate of the position is backed up) and
 exploration :data:`HARD_EXPLORATION`, both chosen by measurement (``docs/strength.md``),
 and anchored to the game's heuristic by the margin the game sets (``Game.search_anchor``;
@@ -27,7 +23,6 @@ import random
 
 from necropolis.bots.heuristic import HeuristicBot
 from necropolis.bots.ismcts import ISMCTSBot
-from necropolis.bots.rollout import RolloutBot
 from necropolis.engine.seat import SeatWindow
 
 #: How often the easy bot ignores its heuristic and plays any legal move.
@@ -45,10 +40,6 @@ MEDIUM_SECONDS = 0.5
 #: took up to 1.09 s).
 HARD_ITERATIONS = 1000
 HARD_SECONDS = 0.9
-#: Worlds a decision of hard's turn rollouts, in a game with a turn planner (capped by
-#: the same clock). In luxor 48 and 96 worlds won 38 and 40 of the same 60 matches
-#: against the heuristic; 64 keeps a decision near half a second.
-HARD_WORLDS = 64
 
 
 class EasyBot:
@@ -84,24 +75,7 @@ def medium() -> ISMCTSBot:
     return _searcher(MEDIUM_ITERATIONS, MEDIUM_SECONDS, "medium")
 
 
-class HardBot:
-    """Turn rollouts in a game with a turn planner, IS-MCTS in the others."""
-
-    name = "hard"
-
-    def __init__(self) -> None:
-        #: IS-MCTS with cut-off rollouts, 1000 iterations a decision (or the game's
-        #: :attr:`~necropolis.engine.protocol.Game.hard_iterations`), at most 0.9 s.
-        self.search = _searcher(HARD_ITERATIONS, HARD_SECONDS, "hard", per_game=True)
-        #: :data:`HARD_WORLDS` worlds played a round on, at most 0.9 s.
-        self.rollouts = RolloutBot(HARD_WORLDS, HARD_SECONDS, "hard")
-
-    def choose(self, window: SeatWindow, rng: random.Random) -> int:
-        if window.game.turn_planner() is not None:
-            return self.rollouts.choose(window, rng)
-        return self.search.choose(window, rng)
-
-
-def hard() -> HardBot:
-    """The strongest level: turn rollouts or IS-MCTS, whichever the game plays better."""
-    return HardBot()
+def hard() -> ISMCTSBot:
+    """IS-MCTS with cut-off rollouts, 1000 iterations a decision (or the game's
+    :attr:`~necropolis.engine.protocol.Game.hard_iterations`), at most 0.9 seconds."""
+    return _searcher(HARD_ITERATIONS, HARD_SECONDS, "hard", per_game=True)

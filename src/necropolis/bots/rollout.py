@@ -31,6 +31,7 @@ from __future__ import annotations
 import math
 import random
 import time
+from collections.abc import Callable
 
 from necropolis.engine.driver import sample_chance
 from necropolis.engine.protocol import CHANCE, TERMINAL, State, TurnPlanner
@@ -51,18 +52,31 @@ class RolloutStats:
 class RolloutBot:
     """Each legal move played a round on in ``worlds`` drawn worlds; the best mean wins.
 
-    ``seconds`` (None: no clock) caps a decision; it is checked between worlds, and at
-    least one world is always played. A decision with one legal action is played at once.
+    ``seconds`` (None: no clock) caps a decision: no world is begun that would end past
+    it if it took as long as the longest so far (a world plays every legal move, tens of
+    milliseconds where a turn is long, so checking only that time is left would overrun
+    the cap by as much). At least one world is always played. A decision with one legal
+    action is played at once. ``clock`` is the clock the cap is read on. With a
+    ``shortlist`` of k, only the k moves the planner values most in the first world are
+    played out (all of them in a game without a planner): where a decision has many
+    moves, the worlds go to the ones worth telling apart.
     """
 
     def __init__(
-        self, worlds: int = 64, seconds: float | None = None, name: str = "rollout"
+        self,
+        worlds: int = 64,
+        seconds: float | None = None,
+        name: str = "rollout",
+        clock: Callable[[], float] = time.perf_counter,
+        shortlist: int | None = None,
     ) -> None:
         if worlds < 1:
             raise ValueError("turn rollouts need at least one world")
         self.worlds = worlds
         self.seconds = seconds
         self.name = name
+        self.clock = clock
+        self.shortlist = shortlist
         self.last = RolloutStats()
 
     def choose(self, window: SeatWindow, rng: random.Random) -> int:
@@ -70,31 +84,54 @@ class RolloutBot:
         stats = self.last = RolloutStats()
         if len(legal) == 1:
             return legal[0]
-        start = time.perf_counter()
+        clock = self.clock
+        start = clock()
         deadline = start + self.seconds if self.seconds is not None else math.inf
         seat = window.seat
         planner = window.game.turn_planner()
-        totals = [0.0] * len(legal)
+        moves = legal
+        totals = [0.0] * len(moves)
         drawn = 0
+        longest = 0.0  # the longest world so far: the next may take as long
         while drawn < self.worlds:
-            if drawn and time.perf_counter() >= deadline:
+            began = clock()
+            if drawn and began + longest >= deadline:
                 break
             world = window.resample(rng)
+            if not drawn and self.shortlist is not None and planner is not None:
+                moves = _shortlist(world, moves, seat, planner, self.shortlist)
+                totals = [0.0] * len(moves)
             # One seed per world, the same for every move: common random numbers.
             seed = rng.getrandbits(64)
-            for i, action in enumerate(legal):
+            for i, action in enumerate(moves):
                 played = world.clone()
                 played.apply_legal_action(action)
                 totals[i] += _round_on(played, seat, planner, random.Random(seed))
             drawn += 1
+            longest = max(longest, clock() - began)
         stats.worlds = drawn
-        stats.seconds = time.perf_counter() - start
+        stats.seconds = clock() - start
         best = 0
-        for i, action in enumerate(legal):
+        for i, action in enumerate(moves):
             stats.means[action] = totals[i] / drawn
             if totals[i] > totals[best]:
                 best = i  # the first of equal means: the lowest action id
-        return legal[best]
+        return moves[best]
+
+
+def _shortlist(
+    world: State, legal: list[int], seat: int, planner: TurnPlanner, keep: int
+) -> list[int]:
+    """The ``keep`` moves the planner values most in ``world`` (in action order)."""
+    if len(legal) <= keep:
+        return legal
+    worth = []
+    for action in legal:
+        child = world.clone()
+        child.apply_legal_action(action)
+        worth.append(planner.value(child, seat))
+    ranked = sorted(range(len(legal)), key=lambda i: -worth[i])[:keep]
+    return [legal[i] for i in sorted(ranked)]
 
 
 def _round_on(world: State, seat: int, planner: TurnPlanner | None, rng: random.Random) -> float:

@@ -159,8 +159,7 @@ class Game(ABC):
 
     def turn_planner(self) -> TurnPlanner | None:
         """The game's planner of whole turns (None: it has none), for the turn rollouts
-        of :class:`~necropolis.bots.rollout.RolloutBot`, which ``hard`` plays where a
-        game has one."""
+        of :class:`~necropolis.bots.rollout.RolloutBot`."""
         return None
 
     def board_layout(self) -> dict[str, Any]:

@@ -30,10 +30,9 @@ class LuxorGame(Game):
     min_players = 2
     max_players = 4
     default_players = 2
-    #: medium plays the heuristic's move unless its search finds one better by five
-    #: points of win share: the heuristic plans a whole turn, which a search of 200
+    #: medium and hard play the heuristic's move unless their search finds one better by
+    #: five points of win share: the heuristic plans a whole turn, which a search of 1000
     #: iterations barely reaches the end of (docs/strength.md has the measurements).
-    #: hard plays turn rollouts instead (:meth:`turn_planner`).
     search_anchor = 0.05
     description = (
         "Adventurers hurry through the temple of Luxor towards the pharaoh's burial chamber."
