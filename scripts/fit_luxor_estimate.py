@@ -33,7 +33,7 @@ EVERY = 3
 
 def _replaced(st: LuxorState) -> np.ndarray:
     """The chances the estimate before this fit gave."""
-    left = heuristic._time_left(st)
+    left = heuristic.time_left(st)
     points = [heuristic.projection(st, p, -1, left) for p in range(st.num_players)]
     top = max(points)
     weights = np.array([math.exp((x - top) / (5.0 + 10.0 * left)) for x in points])

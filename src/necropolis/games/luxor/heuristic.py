@@ -90,7 +90,7 @@ W_HORUS_CARD = 1.5  # a Horus card in hand (they move farther or cheaper)
 W_NEXT_TURN = 0.5  # share of what the next turn's better end card could gain
 
 
-def _time_left(st: LuxorState) -> float:
+def time_left(st: LuxorState) -> float:
     """Roughly how much of the match is left, 1 at the start down to 0 at the last round.
 
     The match ends once two adventurers are in the chamber; the two adventurers nearest to
@@ -119,7 +119,7 @@ def _time_left(st: LuxorState) -> float:
 def projection(st: LuxorState, p: int, me: int, left: float) -> float:
     """The points seat ``p`` may expect at the end, from what seat ``me`` may see.
 
-    ``left`` is :func:`_time_left` of the position. Another seat's scarabs count at the
+    ``left`` is :func:`time_left` of the position. Another seat's scarabs count at the
     supply's mean value; its hand is not read (only the public origins of its cards).
     """
     if st.final is not None:
@@ -194,7 +194,7 @@ def _pending_bonus(st: LuxorState, me: int) -> float:
 
 def evaluate(st: LuxorState, me: int) -> float:
     """Seat ``me``'s expected points minus the strongest other seat's."""
-    left = _time_left(st)
+    left = time_left(st)
     mine = projection(st, me, me, left) + _pending_bonus(st, me)
     best_other = max(projection(st, p, me, left) for p in range(st.num_players) if p != me)
     value = mine - best_other
@@ -337,7 +337,7 @@ ESTIMATE_WEIGHTS: tuple[float, ...] = (0.1495, 0.03032, 0.03593, -0.09958)
 def estimate_features(st: LuxorState) -> list[tuple[float, float, float, float]]:
     """Per seat: projected points, the same times the time left, banked points, the same
     times the time left (read as an outsider would: every seat's scarabs at the mean)."""
-    left = _time_left(st)
+    left = time_left(st)
     rows = []
     for p in range(st.num_players):
         points = projection(st, p, -1, left)
@@ -367,4 +367,5 @@ __all__ = [
     "plan_value",
     "policy",
     "projection",
+    "time_left",
 ]
