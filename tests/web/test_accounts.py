@@ -62,6 +62,13 @@ def test_two_accounts_play_and_the_seats_follow_them(
         expect(guest.get_by_role("alert")).to_contain_text("belongs to a player's account")
         guest.screenshot(path=str(shots / "accounts-claimed-seat-refused.png"))
 
+        # Ann made the table, but Bo's seat is Bo's: her "New link" for it is refused, says
+        # why, and goes.
+        ann.get_by_test_id("newlink-1").click()
+        expect(ann.get_by_role("alert")).to_contain_text("Player 2's seat belongs to a player's")
+        expect(ann.get_by_test_id("newlink-1")).to_have_count(0)
+        ann.screenshot(path=str(shots / "accounts-claimed-seat-creator.png"))
+
         # Another browser: Bo signs in, finds the table and plays on.
         sign_in(bo_elsewhere, server.url, "Bo", create=False)
         mine = bo_elsewhere.locator("section.mine")
