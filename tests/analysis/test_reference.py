@@ -28,6 +28,18 @@ def test_a_short_run_alternates_seats_and_counts_every_win(tmp_path: Path) -> No
     assert json.loads(path.read_text())["summary"]["games"] == 2
 
 
+def test_our_side_may_be_given_a_time_a_decision_instead() -> None:
+    result = run_reference("luxor2001", 1, 2, seed=5, seconds=0.05)
+    (match,) = result.matches
+    assert 0 < match.our_decisions < match.decisions
+    summary = result.summary()
+    # Each side's seconds are over its own decisions.
+    assert summary["our_seconds_per_decision"] == match.our_seconds / match.our_decisions
+    theirs = match.decisions - match.our_decisions
+    assert summary["reference_seconds_per_decision"] == match.reference_seconds / theirs
+    assert result.to_json()["ours"]["seconds"] == 0.05
+
+
 def test_a_match_replays_from_its_seed() -> None:
     first = play_reference_match("luxor2001", 3, index=1, seed=11)
     again = play_reference_match("luxor2001", 3, index=1, seed=11)

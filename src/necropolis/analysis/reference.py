@@ -7,8 +7,10 @@ is its Python twin, ``open_spiel.python.algorithms.ismcts.ISMCTSBot``, playing t
 end of the match per simulation), UCT selection and the most visited action. Our side is
 the ``hard`` level's search (its exploration constant, its rollout cutoff and the game's
 anchor to its heuristic, if the game sets one) with the same number of iterations and no
-clock, so that the two spend the same number of simulations whatever the machine; the
-seconds each side spent are reported beside the result.
+clock, so that the two spend the same number of simulations whatever the machine; or,
+given ``seconds``, with that much time a decision and no count, so that the two can be
+compared at the same time a decision (set it to what the reference spends at its
+simulations: its seconds per decision are reported beside ours).
 
 Two-player matches alternate seats: match ``i`` puts our bot in seat ``i % 2`` and is
 seeded from the run's seed and ``i``, so any match can be replayed alone. Chance events
@@ -41,6 +43,8 @@ class ReferenceMatch:
     our_seconds: float
     reference_seconds: float
     decisions: int
+    #: Of ``decisions``, how many were ours (the rest were the reference's).
+    our_decisions: int
 
 
 @dataclass
@@ -54,22 +58,26 @@ class ReferenceResult:
     cutoff: int | None
     seed: int
     matches: list[ReferenceMatch] = field(default_factory=list)
+    #: Our seconds a decision (None: ``simulations`` iterations, no clock).
+    seconds: float | None = None
 
     def summary(self) -> dict[str, Any]:
         """Our win share with its 95% Wilson interval, and seconds per decision."""
         n = len(self.matches)
         wins = sum(m.returns[m.our_seat] for m in self.matches)
         theirs = sum(sum(m.returns) - m.returns[m.our_seat] for m in self.matches)
-        decisions = sum(m.decisions for m in self.matches) or 1
+        ours = sum(m.our_decisions for m in self.matches)
+        theirs_decisions = sum(m.decisions for m in self.matches) - ours
         return {
             "games": n,
             "our_wins": wins,
             "reference_wins": theirs,
             "our_win_rate": wins / n if n else 0.0,
             "our_win_rate_ci95": list(wilson_interval(wins, n)),
-            "our_seconds_per_decision": sum(m.our_seconds for m in self.matches) / decisions,
+            # Each side's time over its own decisions.
+            "our_seconds_per_decision": sum(m.our_seconds for m in self.matches) / (ours or 1),
             "reference_seconds_per_decision": (
-                sum(m.reference_seconds for m in self.matches) / decisions
+                sum(m.reference_seconds for m in self.matches) / (theirs_decisions or 1)
             ),
         }
 
@@ -78,7 +86,11 @@ class ReferenceResult:
             "game": self.game,
             "players": self.players,
             "simulations": self.simulations,
-            "ours": {"exploration": self.exploration, "cutoff": self.cutoff},
+            "ours": {
+                "exploration": self.exploration,
+                "cutoff": self.cutoff,
+                "seconds": self.seconds,
+            },
             "reference": "open_spiel.python.algorithms.ismcts.ISMCTSBot, random rollouts",
             "seed": self.seed,
             "summary": self.summary(),
@@ -94,8 +106,12 @@ def play_reference_match(
     exploration: float = HARD_EXPLORATION,
     cutoff: int | None = HARD_CUTOFF,
     players: int = 2,
+    seconds: float | None = None,
 ) -> ReferenceMatch:
-    """Match ``index``: our IS-MCTS in seat ``index % players``, OpenSpiel's elsewhere."""
+    """Match ``index``: our IS-MCTS in seat ``index % players``, OpenSpiel's elsewhere.
+
+    ``seconds``: our search's time a decision instead of ``simulations`` iterations.
+    """
     import numpy as np
     import pyspiel
     from open_spiel.python.algorithms import ismcts, mcts
@@ -116,10 +132,16 @@ def play_reference_match(
     reference.set_resampler(
         lambda world, player: world.resample_from_infostate(player, reference_rng.uniform)
     )
-    ours = ISMCTSBot(iterations=simulations, exploration=exploration, cutoff=cutoff, anchor="game")
+    ours = ISMCTSBot(
+        iterations=simulations if seconds is None else None,
+        seconds=seconds,
+        exploration=exploration,
+        cutoff=cutoff,
+        anchor="game",
+    )
     state = game.new_initial_state()
     spent = [0.0, 0.0]  # ours, the reference's
-    decisions = 0
+    decisions = mine = 0
     while not state.is_terminal():
         inner = state.inner
         if inner.is_chance_node():
@@ -133,9 +155,10 @@ def play_reference_match(
             action = int(reference.step(state))
         spent[seat != our_seat] += time.perf_counter() - start
         decisions += 1
+        mine += seat == our_seat
         state.apply_action(action)
     returns = tuple(float(r) for r in state.returns())
-    return ReferenceMatch(index, seed, our_seat, returns, spent[0], spent[1], decisions)
+    return ReferenceMatch(index, seed, our_seat, returns, spent[0], spent[1], decisions, mine)
 
 
 def run_reference(
@@ -146,15 +169,23 @@ def run_reference(
     exploration: float = HARD_EXPLORATION,
     cutoff: int | None = HARD_CUTOFF,
     on_match: Callable[[ReferenceResult], None] | None = None,
+    seconds: float | None = None,
 ) -> ReferenceResult:
-    """``games`` two-player matches, seats alternated, at ``simulations`` per decision.
+    """``games`` two-player matches, seats alternated, at ``simulations`` per decision
+    (ours: ``seconds`` a decision instead, if given).
 
     ``on_match`` is called with the result so far after each match.
     """
-    result = ReferenceResult(game_id, 2, simulations, exploration, cutoff, seed)
+    result = ReferenceResult(game_id, 2, simulations, exploration, cutoff, seed, seconds=seconds)
     for index in range(games):
         match = play_reference_match(
-            game_id, simulations, index, match_seed(seed, index), exploration, cutoff
+            game_id,
+            simulations,
+            index,
+            match_seed(seed, index),
+            exploration,
+            cutoff,
+            seconds=seconds,
         )
         result.matches.append(match)
         if on_match is not None:
@@ -163,12 +194,14 @@ def run_reference(
 
 
 def _main() -> None:
-    """``python -m necropolis.analysis.reference GAME GAMES SIMULATIONS OUT.json [SEED]``."""
+    """``python -m necropolis.analysis.reference GAME GAMES SIMULATIONS OUT.json [SEED]
+    [OUR_SECONDS]``."""
     import sys
     from pathlib import Path
 
     game_id, games, simulations, out = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
     seed = int(sys.argv[5]) if len(sys.argv) > 5 else 0
+    seconds = float(sys.argv[6]) if len(sys.argv) > 6 else None
     path = Path(out)
 
     def save(result: ReferenceResult) -> None:
@@ -181,7 +214,7 @@ def _main() -> None:
             flush=True,
         )
 
-    run_reference(game_id, games, simulations, seed, on_match=save)
+    run_reference(game_id, games, simulations, seed, on_match=save, seconds=seconds)
 
 
 if __name__ == "__main__":
