@@ -172,6 +172,33 @@ def test_closing_the_pool_ends_its_workers() -> None:
     assert _gone(pids)
 
 
+def test_a_signal_to_the_process_group_leaves_the_workers_to_their_server() -> None:
+    # Ctrl-C in a terminal, or a SIGTERM to the group, reaches the workers as well as the
+    # server: the workers stay (the server ends them as it shuts down), none is replaced.
+    game_id = game_ids()[0]
+    (actions, seat, legal), *_ = _positions(game_id, 1, seed=6)
+
+    async def main() -> list[int]:
+        pool = bots.BotPool(2)
+        try:
+            await asyncio.gather(
+                *(pool.decide(game_id, {}, actions, seat, "easy", f"t{k}") for k in range(2))
+            )
+            pids = pool.pids()
+            for pid in pids:
+                os.kill(pid, signal.SIGINT)
+                os.kill(pid, signal.SIGTERM)
+            await asyncio.sleep(0.5)
+            assert pool.pids() == pids and all(_alive(p) for p in pids)
+            assert await pool.decide(game_id, {}, actions, seat, "easy", "t0") in legal
+            return pids
+        finally:
+            await pool.close()
+
+    pids = asyncio.run(main())
+    assert _gone(pids)
+
+
 def test_the_workers_end_when_their_server_is_killed() -> None:
     game_id = game_ids()[0]
     (actions, seat, _legal), *_ = _positions(game_id, 1, seed=5)

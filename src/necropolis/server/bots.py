@@ -29,6 +29,7 @@ import logging
 import multiprocessing
 import pickle
 import random
+import signal
 import time
 from collections import OrderedDict, deque
 from multiprocessing.connection import Connection
@@ -102,6 +103,13 @@ def decide(
 
 def _serve(conn: Connection) -> None:
     """A worker's life: answer each request on ``conn`` until the server closes it."""
+    # Ctrl-C in a terminal and a SIGTERM to the process group (``timeout``, ``pkill -g``)
+    # reach the workers too. They are the server's to end: it closes their pipes as it
+    # shuts down, and a worker of a server killed outright sees its pipe close. Without
+    # this, a worker ended by the group's signal was replaced by the still-running server
+    # ("a bot worker is replaced"), mid-shutdown.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
     while True:
         try:
             request = conn.recv_bytes()
