@@ -8,7 +8,7 @@ from pathlib import Path
 GAMES = Path(__file__).resolve().parents[2] / "src" / "necropolis" / "games"
 
 # Per game: a "what if" edit of its data file, and a plan small enough for the suite.
-# luxor2001 shows three levels side by side (medium is a search); its variants are
+# luxor2001 shows three levels side by side; its variants are
 # covered by the Ray test below.
 CASES = {
     "horus": (

@@ -210,17 +210,13 @@ def test_a_cutoff_beyond_the_end_changes_nothing() -> None:
         ISMCTSBot(cutoff=-1)
 
 
-def test_levels_share_one_search_and_differ_in_budget() -> None:
-    from necropolis.bots.levels import HARD_SECONDS, hard, medium
+def test_hard_is_a_search_capped_below_a_second() -> None:
+    from necropolis.bots.levels import HARD_SECONDS, hard
 
-    fast, strong = medium(), hard()
-    assert (fast.cutoff, fast.exploration) == (strong.cutoff, strong.exploration)
-    assert fast.cutoff is not None
-    assert fast.iterations is not None and strong.iterations is not None
-    assert fast.iterations < strong.iterations
+    strong = hard()
+    assert strong.cutoff is not None and strong.iterations is not None
     # Hard is capped at a second a decision, whatever the machine.
     assert strong.seconds == HARD_SECONDS <= 1.0
-    assert fast.seconds is not None and fast.seconds <= strong.seconds
 
 
 class CoachedNim(Nim):
@@ -234,6 +230,45 @@ class CoachedNim(Nim):
             return TAKE_TWO
 
         return policy
+
+
+def test_easy_and_medium_blunder_at_the_rates_the_game_sets() -> None:
+    # The coach always takes two; a blunder is a random legal move (one or two), so a
+    # level takes one at half its rate. The rates are the game's, read at each decision.
+    from necropolis.bots.levels import easy, medium
+
+    class Spaced(CoachedNim):
+        easy_blunder_rate = 0.6
+        medium_blunder_rate = 0.2
+
+    window = SeatWindow(Spaced(pile=9).new_initial_state(), 0)
+    rng = random.Random(8)
+    for make, rate in ((easy, 0.6), (medium, 0.2)):
+        bot = make()
+        CoachedNim.asked = 0
+        took_one = sum(bot.choose(window, rng) == TAKE_ONE for _ in range(4000)) / 4000
+        assert took_one == pytest.approx(rate / 2, abs=0.02)
+        # the heuristic is asked only when the level does not blunder
+        assert CoachedNim.asked == pytest.approx(4000 * (1 - rate), rel=0.05)
+
+    class Sure(CoachedNim):
+        medium_blunder_rate = 0.0
+        easy_blunder_rate = 1.0
+
+    window = SeatWindow(Sure(pile=9).new_initial_state(), 0)
+    CoachedNim.asked = 0
+    assert all(medium().choose(window, rng) == TAKE_TWO for _ in range(200))
+    assert CoachedNim.asked == 200
+    assert {easy().choose(window, rng) for _ in range(200)} == {TAKE_ONE, TAKE_TWO}
+    assert CoachedNim.asked == 200
+
+
+def test_each_game_blunders_less_at_medium_than_at_easy() -> None:
+    from necropolis.games import game_ids, load_game
+
+    for game_id in game_ids():
+        game = load_game(game_id)
+        assert 0.0 <= game.medium_blunder_rate < game.easy_blunder_rate <= 1.0, game_id
 
 
 def test_an_anchored_search_overrides_a_policy_move_it_sees_lose() -> None:
@@ -298,7 +333,7 @@ def test_the_policy_of_an_anchored_search_thinks_on_the_search_clock() -> None:
 
 
 def test_a_game_may_give_hard_more_iterations_and_nothing_else() -> None:
-    from necropolis.bots.levels import HARD_ITERATIONS, hard, medium
+    from necropolis.bots.levels import HARD_ITERATIONS, hard
 
     class Roomy(Nim):
         hard_iterations = HARD_ITERATIONS + 234
@@ -308,10 +343,6 @@ def test_a_game_may_give_hard_more_iterations_and_nothing_else() -> None:
         strong.seconds = None  # (the count alone ends the search, however slow the machine)
         strong.choose(SeatWindow(game.new_initial_state(), 0), random.Random(3))
         assert strong.last.iterations == wanted
-    fast = medium()
-    fast.seconds = None
-    fast.choose(SeatWindow(Roomy(pile=9).new_initial_state(), 0), random.Random(3))
-    assert fast.last.iterations == fast.iterations
     # A bot made for research keeps the count it was given, whatever the game says.
     fixed = ISMCTSBot(iterations=50)
     fixed.choose(SeatWindow(Roomy(pile=9).new_initial_state(), 0), random.Random(3))

@@ -141,9 +141,10 @@ async def make_tables(base: str) -> list[Seat]:
     seats: list[Seat] = []
     async with httpx.AsyncClient(base_url=base, timeout=30) as http:
         for game in await games_of(base):
-            # The two-bot tables' bots think a while (medium): a restart then finds some
-            # table whose turn is a bot's, which the test needs to see resume by itself.
-            layouts = ((["link", "link", "bot"], "easy"), (["bot", "link", "bot"], "medium"))
+            # The two-bot tables' bots think a while (hard searches up to 0.9 s a move): a
+            # restart then finds some table whose turn is a bot's, which the test needs to
+            # see resume by itself.
+            layouts = ((["link", "link", "bot"], "easy"), (["bot", "link", "bot"], "hard"))
             for layout, level in layouts:
                 spec = [
                     {"type": kind, "level": level} if kind == "bot" else {"type": kind}

@@ -14,7 +14,7 @@ from collections.abc import Callable
 
 from necropolis.bots.heuristic import HeuristicBot, one_ply_monte_carlo
 from necropolis.bots.ismcts import ISMCTSBot
-from necropolis.bots.levels import EasyBot, hard, medium
+from necropolis.bots.levels import BlunderingBot, easy, hard, medium
 from necropolis.bots.random_bot import RandomBot
 from necropolis.bots.rollout import RolloutBot
 from necropolis.engine.driver import Player
@@ -24,7 +24,7 @@ BOTS: dict[str, Callable[[], Player]] = {
     "heuristic": HeuristicBot,
     "ismcts": ISMCTSBot,
     "rollout": RolloutBot,
-    "easy": EasyBot,
+    "easy": easy,
     "medium": medium,
     "hard": hard,
 }
@@ -41,7 +41,7 @@ def make_bot(name: str) -> Player:
 
 __all__ = [
     "BOTS",
-    "EasyBot",
+    "BlunderingBot",
     "HeuristicBot",
     "ISMCTSBot",
     "RandomBot",

@@ -92,6 +92,12 @@ class Game(ABC):
     #: default), for a game whose iterations are cheap enough to afford more within the
     #: level's second a decision (``docs/strength.md`` measures the time they take).
     hard_iterations: ClassVar[int | None] = None
+    #: How often the ``easy`` and ``medium`` levels play a random legal move instead of
+    #: the heuristic's (0 to 1). The rates space the levels: each should beat the one
+    #: below in about 65-80% of two-player matches, which a game measures and sets
+    #: (``docs/strength.md``, "Levels"); these defaults are a starting point.
+    easy_blunder_rate: ClassVar[float] = 1 / 3
+    medium_blunder_rate: ClassVar[float] = 0.15
     #: One paragraph for the lobby: what the game is and how it feels to play.
     description: ClassVar[str] = ""
     #: Whether the rules let a player give up their turn (do nothing more in it): a

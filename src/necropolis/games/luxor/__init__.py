@@ -34,6 +34,10 @@ class LuxorGame(Game):
     #: five points of win share: the heuristic plans a whole turn, which a search of 1000
     #: iterations barely reaches the end of (docs/strength.md has the measurements).
     search_anchor = 0.05
+    #: medium plays a random move at a seventh of its decisions or so: hard beat the
+    #: heuristic at a tenth 70.8% and at a fifth 80.8% of 120 two-player matches; a
+    #: tenth beat easy's third 81.7%, a fifth 73.3% (docs/strength.md, "Levels").
+    medium_blunder_rate = 0.15
     description = (
         "Adventurers hurry through the temple of Luxor towards the pharaoh's burial chamber."
         " Each turn you may only play the card at the far left or far right of your hand,"
