@@ -9,6 +9,7 @@ the temple symbol under each treasure field. Nothing here changes after import.
 
 from __future__ import annotations
 
+import functools
 import tomllib
 from typing import Any
 
@@ -265,7 +266,7 @@ def set_points(sets: int) -> int:
     return SET_POINTS[min(sets, len(SET_POINTS)) - 1]
 
 
-def count_sets(per_type: tuple[int, int, int] | list[int], wild: int) -> int:
+def count_sets(per_type: tuple[int, ...] | list[int], wild: int) -> int:
     """The most complete sets from tiles of each type plus ``wild`` wild treasure tiles.
 
     A set holds one tile of each type, wild tiles standing in for at most two of them. With
@@ -273,6 +274,13 @@ def count_sets(per_type: tuple[int, int, int] | list[int], wild: int) -> int:
     in turn spreads them so that every set holds one if there are at least ``k`` in all; the
     rest of the ``3k`` places are wild.
     """
+    # The heuristic asks this hundreds of thousands of times in a wide turn, of a few
+    # hundred distinct hands of tiles: each answer is worked out once per process.
+    return _count_sets(tuple(per_type), wild)
+
+
+@functools.cache
+def _count_sets(per_type: tuple[int, ...], wild: int) -> int:
     best = 0
     upper = (sum(per_type) + wild) // 3
     for k in range(1, upper + 1):

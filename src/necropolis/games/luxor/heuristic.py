@@ -127,7 +127,7 @@ def projection(st: LuxorState, p: int, me: int, left: float) -> float:
     total = float(st.score[p])
     # Sets, with credit toward the next one.
     row = st.treasures[p]
-    types = [sum(row[t * NUM_VARIANTS : (t + 1) * NUM_VARIANTS]) for t in range(3)]
+    types = tuple(sum(row[t * NUM_VARIANTS : (t + 1) * NUM_VARIANTS]) for t in range(3))
     wild = st.wilds[p]
     k = count_sets(types, wild)
     total += set_points(k)
