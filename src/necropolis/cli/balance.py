@@ -53,7 +53,7 @@ def balance(
             help="bot levels side by side, comma-separated, each filling every seat; "
             "LEVEL:N plays N matches per cell at that level instead of --matches",
         ),
-    ] = "random,heuristic,medium:20",
+    ] = "random,heuristic,medium",
     option: Annotated[
         list[str] | None,
         typer.Option("--option", "-o", help="a game option, name=value (fixed: not swept)"),
