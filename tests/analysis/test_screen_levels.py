@@ -1,0 +1,58 @@
+"""scripts/screen_levels.py: its blundering heuristics are the levels' own bots, so a
+screened pairing is the very match a tournament of the levels plays, and its summary
+counts what the matches say."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+from necropolis.bots import make_bot
+from necropolis.engine import play_match
+from necropolis.games import load_game
+
+SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "screen_levels.py"
+
+
+@pytest.fixture(scope="module")
+def screen() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("screen_levels", SCRIPT)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["screen_levels"] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_a_screened_rate_plays_as_the_level_that_carries_it(screen: ModuleType) -> None:
+    # luxor2001 sets medium at a tenth and keeps easy at a third: h10 against h33 is
+    # medium against easy, decision for decision, from the same seed.
+    game = load_game("luxor2001", players=2)
+    assert (game.medium_blunder_rate, game.easy_blunder_rate) == (0.1, 1 / 3)
+    for seed in (3, 4):
+        levels, levels_record = play_match(game, [make_bot("medium"), make_bot("easy")], seed)
+        screened, screened_record = play_match(game, [screen.bot("h10"), screen.bot("h33")], seed)
+        assert screened_record.actions == levels_record.actions
+        assert screened.returns() == levels.returns()
+
+
+def test_the_summary_counts_each_pairing_from_its_matches(
+    screen: ModuleType, tmp_path: Path
+) -> None:
+    out = tmp_path / "screen.jsonl"
+    # The heuristic against a bot that plays nothing but random moves: a game it wins.
+    assert screen.main([str(out), "luxor2001:h0:h100:4:1"]) == 0
+    matches = [json.loads(line) for line in out.read_text().splitlines()]
+    assert sorted(m["i"] for m in matches) == [0, 1, 2, 3]
+    wins = sum(m["a_ret"] for m in matches)
+    assert wins >= 3  # the heuristic beats random play nearly always (docs/strength.md)
+    (line,) = screen.summary([out])
+    assert line.split()[:4] == ["luxor2001", "h0", "vs", "h100"]
+    assert f"{wins:.1f}/   4" in line
+    with pytest.raises(SystemExit):
+        screen.main([str(out), "luxor2001:h0"])
