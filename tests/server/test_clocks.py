@@ -80,11 +80,14 @@ def standin(state: dict[str, Any], seat: int) -> bool:
 def test_a_bot_stands_in_when_the_deadline_passes_and_the_person_takes_the_seat_back(
     server: Server,
 ) -> None:
+    # The stand-in is hard, which thinks a while: two bots of milliseconds a move could
+    # play the match to its end before Ann asks for her seat back (once in five whole
+    # runs with an easy stand-in).
     created = timed_table(
         server,
         "luxor2001",
         ["me", "bot:easy"],
-        {"mode": "turn", "turn": 3, "rule": "bot", "level": "easy"},
+        {"mode": "turn", "turn": 3, "rule": "bot", "level": "hard"},
     )
     table_id = created["table_id"]
     mine, spectator = created["seats"][0]["token"], created["spectator_token"]
@@ -106,7 +109,7 @@ def test_a_bot_stands_in_when_the_deadline_passes_and_the_person_takes_the_seat_
     # takes her seat and plays her turn.
     taken = ann.until(lambda s: standin(s, 0), timeout=30)
     assert time.time() >= deadline - 0.05
-    assert taken["seats"][0]["level"] == "easy" and taken["seats"][0]["type"] == "me"
+    assert taken["seats"][0]["level"] == "hard" and taken["seats"][0]["type"] == "me"
     assert seat_clock(taken, 0)["timeouts"] == 1 and not seat_clock(taken, 0)["running"]
     assert taken["actions"] == []
     played = ann.until(lambda s: s["version"] > turn["version"] + 1 and standin(s, 0))
@@ -135,7 +138,7 @@ def test_a_bot_stands_in_when_the_deadline_passes_and_the_person_takes_the_seat_
         "mode": "turn",
         "turn": 3,
         "rule": "bot",
-        "level": "easy",
+        "level": "hard",
     }
 
 
