@@ -183,7 +183,7 @@ def test_a_whole_luxor2001_game_against_bots(tmp_path: Path) -> None:
     assert record.final_state(load_game).is_terminal()
 
 
-@pytest.mark.parametrize(("game", "prompts"), [("horus", 25), ("luxor", 15)])
+@pytest.mark.parametrize(("game", "prompts"), [("horus", 20), ("luxor", 15)])
 def test_rounds_of_a_game_against_bots(tmp_path: Path, game: str, prompts: int) -> None:
     tty = Tty(["play", game, "--seats", "human,easy,easy", "--seed", "5"], tmp_path)
     assert play_prompts(tty, tmp_path, 0, prompts, game) == prompts
