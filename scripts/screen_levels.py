@@ -23,12 +23,14 @@ their matches in ``docs/strength/levels-screening.jsonl``.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import multiprocessing
 import random
 import sys
 import time
 from collections import defaultdict
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -137,8 +139,15 @@ def main(argv: list[str]) -> int:
             parser.error(f"a pairing is GAME:A:B:N:SEED, not {pairing!r}")
     # The searches' pairings first, so that the cheap ones fill the tail of the run.
     jobs.sort(key=lambda job: "hard" not in job[1:3])
-    with multiprocessing.get_context("fork").Pool(args.workers) as pool, args.out.open("a") as out:
-        for match in pool.imap_unordered(play, jobs):
+    with contextlib.ExitStack() as stack, args.out.open("a") as out:
+        matches: Iterable[dict[str, Any]]
+        if args.workers <= 1:
+            # In this process: nothing forked (a caller's threads stay out of harm's way).
+            matches = map(play, jobs)
+        else:
+            pool = stack.enter_context(multiprocessing.get_context("fork").Pool(args.workers))
+            matches = pool.imap_unordered(play, jobs)
+        for match in matches:
             out.write(json.dumps(match) + "\n")
             out.flush()
     print("\n".join(summary([args.out])))
