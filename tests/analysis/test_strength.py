@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from necropolis.analysis.strength import STRENGTH, main, summarize
 from necropolis.analysis.tournament import TournamentMatch, TournamentResult
 
@@ -82,3 +84,53 @@ def test_rows_are_held_to_the_targets(tmp_path: Path) -> None:
     (more,) = summary["games"]["luxor"]["hard_vs_heuristics"]
     assert (more["win_rate"], more["fair_share"], more["share_of_fair"]) == (0.4, 0.25, 1.6)
     assert more["target_met"] is True
+
+
+def test_a_ladder_pools_each_pair_from_the_files_that_name_it(tmp_path: Path) -> None:
+    both = [("hard", "medium"), ("medium", "hard"), ("medium", "easy"), ("easy", "medium")]
+    # A three-level tournament: hard beats medium 3 of 4, medium beats easy 4 of 4.
+    three = _result("horus", both * 2, [0, 1, 0, 1, 0, 0, 0, 1])
+    three.bots = ["hard", "medium", "easy"]
+    # A later two-level one at a new easy: medium beats it 6 of 8.
+    pair = [("medium", "easy"), ("easy", "medium")] * 4
+    two = _result("horus", pair, [0, 1, 0, 1, 0, 1, 1, 0])
+    two.bots = ["medium", "easy"]
+    for name, result in (("three", three), ("two", two)):
+        result.command = f"necropolis tournament horus --out {name}.json"
+        result.write_json(tmp_path / f"{name}.json")
+    runs = {
+        "horus": {
+            "ladder_2p": [
+                {
+                    "pairs": [
+                        {"upper": "hard", "lower": "medium", "files": ["three.json"]},
+                        {"upper": "medium", "lower": "easy", "files": ["two.json"]},
+                    ],
+                    "note": "easy changed after three.json",
+                }
+            ]
+        }
+    }
+    (tmp_path / "runs.json").write_text(json.dumps(runs))
+    (levels,) = summarize(tmp_path)["games"]["horus"]["ladder_2p"]
+    assert levels["levels"] == ["hard", "medium", "easy"]
+    assert [(p["wins"], p["matches"], p["win_rate"]) for p in levels["pairs"]] == [
+        (3.0, 4, 0.75),
+        (6.0, 8, 0.75),
+    ]
+    assert levels["pairs"][1]["runs"] == [
+        {"file": "two.json", "matches": 8, "seed": 9, "command": two.command}
+    ]
+    assert levels["target_met"] is True and levels["matches"] == 12
+    assert levels["note"] == "easy changed after three.json"
+    # Pooled: both files' medium-easy matches, 10 of 12.
+    runs["horus"]["ladder_2p"][0]["pairs"][1]["files"] = ["three.json", "two.json"]
+    (tmp_path / "runs.json").write_text(json.dumps(runs))
+    (levels,) = summarize(tmp_path)["games"]["horus"]["ladder_2p"]
+    assert (levels["pairs"][1]["wins"], levels["pairs"][1]["matches"]) == (10.0, 12)
+    assert levels["target_met"] is False  # 83%: too far apart
+    # A chain that breaks (medium-easy, then hard-medium) is refused.
+    runs["horus"]["ladder_2p"][0]["pairs"].reverse()
+    (tmp_path / "runs.json").write_text(json.dumps(runs))
+    with pytest.raises(ValueError, match="does not follow"):
+        summarize(tmp_path)

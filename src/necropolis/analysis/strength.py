@@ -5,7 +5,10 @@ match with its seed, lineup and returns), never typed: ``docs/strength/runs.json
 for each game, which file is the measurement of record for each question (hard against
 the heuristic at two players, hard against heuristics at more, the levels against each
 other, our search against OpenSpiel's) and, for a file written before tournaments
-recorded their command, the command that played it. ``python -m
+recorded their command, the command that played it. The levels are read from one
+tournament of them all, or pair by pair (hard against medium, medium against easy), each
+pair pooled from the files that played it at the levels as they are now: a level changed
+since leaves the pairs it is not in standing. ``python -m
 necropolis.analysis.strength`` writes the summary again; a test checks that the
 committed summary is what the files say.
 
@@ -112,6 +115,65 @@ def ladder(result: TournamentResult, command: str | None) -> dict[str, Any]:
     }
 
 
+def ladder_of_pairs(folder: Path, game: str, pairs: list[dict[str, Any]]) -> dict[str, Any]:
+    """The levels from their adjacent pairs, each pair from its own tournaments.
+
+    A pair is ``{"upper": ..., "lower": ..., "files": [...]}``: the head-to-head matches
+    of those two bots in every file named are pooled (a file may be a two-bot tournament
+    of the pair, or a tournament of more bots whose matches include the pair's). A level
+    changed since a file was played must not be read from it: the manifest names, per
+    pair, only files played at the levels as they are.
+    """
+    rows = []
+    order: list[str] = []
+    for pair in pairs:
+        upper, lower = pair["upper"], pair["lower"]
+        if order and order[-1] != upper:
+            raise ValueError(f"{game}: the pair {upper}-{lower} does not follow {order[-1]}")
+        order += [upper, lower] if not order else [lower]
+        wins = 0.0
+        games = 0
+        runs = []
+        for name in pair["files"]:
+            result = TournamentResult.read_json(folder / name)
+            if result.game != game:
+                raise ValueError(f"{name} is a tournament of {result.game}, not {game}")
+            if result.players != 2:
+                raise ValueError(f"{name} is not a two-player tournament")
+            outcome = result.to_json()["pairwise"][upper][lower]
+            wins += outcome["wins"]
+            games += int(outcome["games"])
+            runs.append(
+                {
+                    "file": name,
+                    "matches": int(outcome["games"]),
+                    "seed": result.seed,
+                    "command": result.command,
+                }
+            )
+        low, high = wilson_interval(wins, games)
+        rows.append(
+            {
+                "upper": upper,
+                "lower": lower,
+                "wins": wins,
+                "matches": games,
+                "win_rate": round(wins / games, 4) if games else 0.0,
+                "ci95": [round(low, 4), round(high, 4)],
+                "runs": runs,
+            }
+        )
+    low_share, high_share = TARGET_LADDER
+    return {
+        "game": game,
+        "players": 2,
+        "levels": order,
+        "pairs": rows,
+        "target_met": all(low_share <= p["win_rate"] <= high_share for p in rows),
+        "matches": sum(p["matches"] for p in rows),
+    }
+
+
 def openspiel(data: dict[str, Any], command: str | None) -> dict[str, Any]:
     summary = data["summary"]
     low, high = summary["our_win_rate_ci95"]
@@ -147,7 +209,7 @@ _TOURNAMENT_ROWS = {
 
 def summarize(folder: Path = STRENGTH) -> dict[str, Any]:
     """The summary of the runs ``folder/runs.json`` names, per game and question."""
-    manifest: dict[str, dict[str, list[dict[str, str]]]] = json.loads(
+    manifest: dict[str, dict[str, list[dict[str, Any]]]] = json.loads(
         (folder / "runs.json").read_text()
     )
     games: dict[str, Any] = {}
@@ -155,6 +217,12 @@ def summarize(folder: Path = STRENGTH) -> dict[str, Any]:
         rows: dict[str, list[dict[str, Any]]] = {}
         for question, runs in questions.items():
             for run in runs:
+                if question == "ladder_2p" and "pairs" in run:
+                    row = ladder_of_pairs(folder, game, run["pairs"])
+                    if "note" in run:
+                        row["note"] = run["note"]
+                    rows.setdefault(question, []).append(row)
+                    continue
                 path = folder / run["file"]
                 command = run.get("command")
                 if question == "openspiel":
