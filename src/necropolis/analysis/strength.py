@@ -89,26 +89,14 @@ def ladder(result: TournamentResult, command: str | None) -> dict[str, Any]:
     order = result.bots  # strongest first, as the tournament named them
     outcomes = result.to_json()["pairwise"]
     for upper, lower in itertools.pairwise(order):
-        wins = outcomes[upper][lower]["wins"]
-        games = int(outcomes[upper][lower]["games"])
-        low, high = wilson_interval(wins, games)
-        pairs.append(
-            {
-                "upper": upper,
-                "lower": lower,
-                "wins": wins,
-                "matches": games,
-                "win_rate": round(wins / games, 4) if games else 0.0,
-                "ci95": [round(low, 4), round(high, 4)],
-            }
-        )
-    low_share, high_share = TARGET_LADDER
+        outcome = outcomes[upper][lower]
+        pairs.append(_pair(upper, lower, outcome["wins"], int(outcome["games"])))
     return {
         "game": result.game,
         "players": result.players,
         "levels": order,
         "pairs": pairs,
-        "target_met": all(low_share <= p["win_rate"] <= high_share for p in pairs),
+        "target_met": _spaced(pairs),
         "matches": len(result.matches),
         "seed": result.seed,
         "command": result.command or command,
@@ -151,27 +139,34 @@ def ladder_of_pairs(folder: Path, game: str, pairs: list[dict[str, Any]]) -> dic
                     "command": result.command,
                 }
             )
-        low, high = wilson_interval(wins, games)
-        rows.append(
-            {
-                "upper": upper,
-                "lower": lower,
-                "wins": wins,
-                "matches": games,
-                "win_rate": round(wins / games, 4) if games else 0.0,
-                "ci95": [round(low, 4), round(high, 4)],
-                "runs": runs,
-            }
-        )
-    low_share, high_share = TARGET_LADDER
+        rows.append(_pair(upper, lower, wins, games) | {"runs": runs})
     return {
         "game": game,
         "players": 2,
         "levels": order,
         "pairs": rows,
-        "target_met": all(low_share <= p["win_rate"] <= high_share for p in rows),
+        "target_met": _spaced(rows),
         "matches": sum(p["matches"] for p in rows),
     }
+
+
+def _pair(upper: str, lower: str, wins: float, games: int) -> dict[str, Any]:
+    """A level against the next one down: ``upper``'s wins of ``games``, with the interval."""
+    low, high = wilson_interval(wins, games)
+    return {
+        "upper": upper,
+        "lower": lower,
+        "wins": wins,
+        "matches": games,
+        "win_rate": round(wins / games, 4) if games else 0.0,
+        "ci95": [round(low, 4), round(high, 4)],
+    }
+
+
+def _spaced(pairs: list[dict[str, Any]]) -> bool:
+    """Each level beats the next one down in the target's share of matches."""
+    low_share, high_share = TARGET_LADDER
+    return all(low_share <= p["win_rate"] <= high_share for p in pairs)
 
 
 def openspiel(data: dict[str, Any], command: str | None) -> dict[str, Any]:
