@@ -71,8 +71,8 @@ class HorusGame(Game):
     #: blunders more than elsewhere to sit clearly below it (of two-player matches, hard
     #: won 60.5% against the heuristic blundering at a tenth, 73.8% at a fifth and, in the
     #: levels' tournament with medium at a fifth, 85% of 50), and easy more still: 0.15's
-    #: heuristic beat 0.4's 73.9% of 400 matches, a half's 78.8% of 200 (and 84% in the
-    #: levels' tournament), a third's 64.0%. docs/strength.md, "Levels", has the runs.
+    #: heuristic beat 0.4's 73.9% of 400 matches, a half's 78.8% of 200 (and 82.9% of 120
+    #: in the levels' tournament), a third's 64.0%. docs/strength.md, "Levels", has the runs.
     easy_blunder_rate = 0.4
     medium_blunder_rate = 0.15
     #: Nobody has to use all their actions, nor discard in phase 1, nor finish a lock.

@@ -40,10 +40,10 @@ class Luxor2001Game(Game):
     # stay well inside hard's second, and played stronger than 1000.
     hard_iterations: ClassVar[int | None] = 2000
     # The levels' rates. hard beat the heuristic 76.0% of 200 two-player matches, but
-    # with a random move a tenth of the time 85.8% of 120 and a twentieth 90.5% of 42: in
+    # with a random move a tenth of the time 85.8% of 120 and a twentieth 88.4% of 43: in
     # luxor2001 even a few random moves cost much. So medium is the heuristic itself, and
     # easy blunders a quarter of the time, which the heuristic beat 71.3% of 300 (a third:
-    # 77.3% of 300). docs/strength.md, "Levels", has the runs.
+    # 77.7% of 420). docs/strength.md, "Levels", has the runs.
     medium_blunder_rate: ClassVar[float] = 0.0
     easy_blunder_rate: ClassVar[float] = 0.25
     description: ClassVar[str] = (
