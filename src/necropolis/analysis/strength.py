@@ -123,9 +123,7 @@ def ladder_of_pairs(folder: Path, game: str, pairs: list[dict[str, Any]]) -> dic
         games = 0
         runs = []
         for name in pair["files"]:
-            result = TournamentResult.read_json(folder / name)
-            if result.game != game:
-                raise ValueError(f"{name} is a tournament of {result.game}, not {game}")
+            result = _tournament(folder / name, game)
             if result.players != 2:
                 raise ValueError(f"{name} is not a two-player tournament")
             outcome = result.to_json()["pairwise"][upper][lower]
@@ -148,6 +146,14 @@ def ladder_of_pairs(folder: Path, game: str, pairs: list[dict[str, Any]]) -> dic
         "target_met": _spaced(rows),
         "matches": sum(p["matches"] for p in rows),
     }
+
+
+def _tournament(path: Path, game: str) -> TournamentResult:
+    """The tournament in ``path``, which must be one of ``game``."""
+    result = TournamentResult.read_json(path)
+    if result.game != game:
+        raise ValueError(f"{path.name} is a tournament of {result.game}, not {game}")
+    return result
 
 
 def _pair(upper: str, lower: str, wins: float, games: int) -> dict[str, Any]:
@@ -223,11 +229,7 @@ def summarize(folder: Path = STRENGTH) -> dict[str, Any]:
                 if question == "openspiel":
                     row = openspiel(json.loads(path.read_text()), command)
                 else:
-                    result = TournamentResult.read_json(path)
-                    if result.game != game:
-                        wrong = f"{path.name} is a tournament of {result.game}, not {game}"
-                        raise ValueError(wrong)
-                    row = _TOURNAMENT_ROWS[question](result, command)
+                    row = _TOURNAMENT_ROWS[question](_tournament(path, game), command)
                 row["file"] = run["file"]
                 if "note" in run:
                     row["note"] = run["note"]
