@@ -18,11 +18,12 @@ import pytest
 from necropolis.engine.protocol import CHANCE, sample_chance
 from necropolis.games import game_ids, load_game
 from necropolis.server import filter
+from necropolis.server.db import Store, make_engine
 from necropolis.server.live import STEPS_KEPT, Connection, LiveTable
 from necropolis.server.models import StateMessage
 from necropolis.server.service import new_row
 from tests.server.harness import SyncSeat, running_server
-from tests.server.test_tables import play_one, settle
+from tests.server.test_tables import answer, play_one, settle
 
 
 def _live(game_id: str) -> LiveTable:
@@ -124,5 +125,45 @@ def test_a_seat_back_after_a_short_drop_is_sent_each_version_it_missed(tmp_path:
         movers = {s["by"] for s in steps}
         assert movers <= {0, 1, None} and movers & {0, 1}
         back.close()
+        for seat in seats:
+            seat.close()
+
+
+def test_a_move_and_the_chance_outcomes_it_leads_to_come_as_one(sqlite_url: str) -> None:
+    """A decision that leads to chance (in luxor2001 a card is drawn after each card
+    played) is committed with the outcomes that follow it and told in one message, whose
+    steps show the move and each outcome; every outcome is still the one the table's seed
+    gives at its own version, as when they were committed one by one."""
+    with running_server(sqlite_url) as server:
+        created = server.create_table("luxor2001", ["me", "link"])
+        table_id = created["table_id"]
+        seats = [SyncSeat.connect(server, table_id, s["token"]) for s in created["seats"]]
+        rng = random.Random(11)
+        followed = 0
+        for _ in range(6):
+            version = settle(*seats)
+            mover = next(s for s in seats if s.state["actions"])
+            other = next(s for s in seats if s is not mover)
+            mover.act(rng.choice(mover.state["actions"])["action"], version)
+            told = answer(mover, version)
+            assert told["type"] == "state"
+            chance = told["version"] - version - 1
+            assert [s["by"] for s in told["steps"]] == [mover.state["seat"]] + [None] * chance
+            # The other seat is not sent the versions in between one by one.
+            seen = other.until(lambda st, v=version: st["version"] > v)
+            assert seen["version"] == told["version"]
+            followed += chance > 0
+        assert followed, "some move was followed by a draw"
+        store = Store(make_engine(sqlite_url))
+        row = store.get(table_id)
+        assert row is not None
+        state = load_game(row.game, **row.options).new_initial_state()
+        for v, (by, action) in enumerate(store.actions(table_id)):
+            if state.current_player() == CHANCE:
+                assert by is None
+                assert action == sample_chance(state, random.Random(f"{row.seed}:{v}"))
+            else:
+                assert by is not None
+            state.apply_action(action)
         for seat in seats:
             seat.close()

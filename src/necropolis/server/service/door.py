@@ -1,21 +1,23 @@
 """The one door through which a table changes, and the seats' links.
 
 :meth:`Door.act` checks the seat, the version and the action's legality, commits the
-action (with the seat's turn in hand, or holds it there when it reveals nothing), applies
-it to the state in memory, and only then tells the table's connections and the other
-processes; :meth:`Door.undo` and :meth:`Door.commit` take back or confirm a turn in hand.
+action (with the seat's turn in hand, or holds it there when it reveals nothing, and with
+the chance outcomes it leads to: :func:`chance_run`), applies it to the state in memory,
+and only then tells the table's connections and the other processes; :meth:`Door.undo`
+and :meth:`Door.commit` take back or confirm a turn in hand.
 :meth:`Door._commit` is the one place actions are appended to the record.
 """
 
 from __future__ import annotations
 
 import logging
+import random
 from collections.abc import Sequence
 
-from necropolis.engine.protocol import State
+from necropolis.engine.protocol import CHANCE, State, sample_chance
 from necropolis.server import tokens
 from necropolis.server.db import Append, VersionConflictError, now, storage_failed
-from necropolis.server.live import LiveTable, Turn
+from necropolis.server.live import STEPS_KEPT, LiveTable, Turn
 from necropolis.server.service.base import Refusal
 from necropolis.server.service.loading import Loading
 from necropolis.server.service.storage import UNAVAILABLE, stored
@@ -144,20 +146,24 @@ class Door(Loading):
     async def _commit(
         self, live: LiveTable, seat: int | None, turn: Sequence[tuple[int, State | None]]
     ) -> Refusal | None:
-        """Append ``turn`` (actions, each with the state after it if known) at the table's
-        version, whole, then apply it; the caller holds the lock."""
+        """Append ``turn`` (``seat``'s actions, each with the state after it if known) at
+        the table's version, whole, with the chance outcomes that follow it, then apply
+        them; the caller holds the lock. ``seat`` None: ``turn`` is chance's own."""
         index = live.version
-        states: list[State] = []
+        moves: list[tuple[int | None, int, State]] = []
         state = live.state
         for action, after in turn:
             if after is None:
                 after = state.clone()
                 after.apply_action(action)
-            states.append(after)
+            moves.append((seat, action, after))
             state = after
+        # The chance outcomes the turn leads to go with it (see chance_run).
+        room = STEPS_KEPT - len(moves)
+        moves += chance_run(live.row.seed, state, index + len(moves), room)
         appends = [
-            Append(live.id, index + k, seat, action, states[k].is_terminal())
-            for k, (action, _) in enumerate(turn)
+            Append(live.id, index + k, by, action, after.is_terminal())
+            for k, (by, action, after) in enumerate(moves)
         ]
         try:
             await self.writer.append(*appends)
@@ -171,8 +177,8 @@ class Door(Loading):
             return Refusal(
                 "stale_version", f"The table moved on to version {live.version}: see the new state."
             )
-        for (action, _), after in zip(turn, states, strict=True):
-            live.apply(seat, action, after)
+        for by, action, after in moves:
+            live.apply(by, action, after)
         live.row.version = live.version
         live.row.updated = now()
         if self.trouble is not None:
@@ -205,3 +211,23 @@ class Door(Loading):
         # Other processes read the new seats when they hear of the table, and close theirs.
         self.broker.publish(live.id, live.version)
         return token
+
+
+def chance_run(seed: str, state: State, version: int, most: int) -> list[tuple[None, int, State]]:
+    """The chance outcomes due at ``state`` (the table's position at ``version``), one
+    after another until a seat decides or the match ends, at most ``most`` of them, each
+    with the state after it. Each is drawn from the table's seed and its own version, so
+    they are the same however they are committed. A decision and the chance outcomes it
+    leads to (a die rolled, a card drawn) are committed in one transaction: one sync to
+    disk and one message to each connection (whose ``steps`` show them one at a time)
+    instead of one each. ``most`` is kept within what ``steps`` shows
+    (:data:`~necropolis.server.live.STEPS_KEPT`): a connection that was up to date is
+    shown every one."""
+    run: list[tuple[None, int, State]] = []
+    while len(run) < most and state.current_player() == CHANCE:
+        action = sample_chance(state, random.Random(f"{seed}:{version + len(run)}"))
+        # One of the state's own chance outcomes: applied without a second check.
+        state = state.clone()
+        state.apply_legal_action(action)
+        run.append((None, action, state))
+    return run

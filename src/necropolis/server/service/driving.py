@@ -1,7 +1,8 @@
 """Chance and bots: the one task per table that plays their turns through the door.
 
 After every change, a table whose turn belongs to chance or a bot is driven on by
-:meth:`Driving.drive`: chance outcomes are drawn from the table's seed and version, bots
+:meth:`Driving.drive`: chance outcomes are drawn from the table's seed and version (a
+run of them committed at a time, as the door commits those that follow a decision), bots
 decide in the bot pool's workers (:mod:`necropolis.server.bots`), a failed decision gives a
 random legal move. While the database fails the driver retries with a capped back-off,
 catching up first with a table in doubt. :meth:`Driving.hand_to_bot` gives a person's
@@ -14,7 +15,7 @@ import asyncio
 import logging
 import random
 
-from necropolis.engine.protocol import CHANCE, sample_chance
+from necropolis.engine.protocol import CHANCE
 from necropolis.server import bots
 from necropolis.server.db import StorageUnavailableError, storage_failed
 from necropolis.server.live import LiveTable
@@ -85,13 +86,8 @@ class Driving(Door):
                 if live.over:
                     return
                 if state.current_player() == CHANCE:
-                    version = live.version
-                    rng = random.Random(f"{live.row.seed}:{version}")
-                    action = sample_chance(state, rng)
-                    # One of the state's own chance outcomes: applied without a second check.
-                    after = state.clone()
-                    after.apply_legal_action(action)
-                    refused = await self._commit(live, None, [(action, after)])
+                    # (an empty turn: _commit adds the chance outcomes due)
+                    refused = await self._commit(live, None, [])
                     if refused is None:
                         live.tell()
                         self.broker.publish(live.id, live.version)
