@@ -33,8 +33,9 @@ A timed table's clocks (:mod:`necropolis.server.clocks`) are public and measured
 message leaves: a kept message's text ends with its clock, null, which is replaced by the
 clocks as they stand when it is sent.
 
-A connection that missed a few versions (a bot's streak landed while its message was on
-the way, or it came back after a short drop) is also sent ``steps``: for each version it
+A connection that missed a few versions (a decision committed with the chance outcomes
+it led to, a bot's streak that landed while its message was on the way, or a short drop)
+is also sent ``steps``: for each version it
 missed, who acted and the seat's view after it, so that the page can show the moves one
 at a time. The views come from the states the table keeps while it has watchers
 (``LiveTable.recent``) and are built here, for that seat only, when such a message is
