@@ -887,7 +887,9 @@ def play(
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--connections", default="10,100,1000", help="comma-separated levels")
-    parser.add_argument("--db", default="sqlite,postgres", help="sqlite, postgres or both")
+    parser.add_argument(
+        "--db", default="sqlite,postgres", help="comma-separated: sqlite, postgres (default: both)"
+    )
     parser.add_argument("--seconds", type=float, default=20.0, help="measured time per level")
     parser.add_argument("--think", type=float, default=1.0, help="a person's mean delay (s)")
     parser.add_argument("--bot-workers", type=int, default=1)
