@@ -4,8 +4,10 @@ The levels ``easy`` and ``medium`` are each game's heuristic with a random legal
 a rate the game sets (``bots/levels.py``). Choosing the rates needs many pairings at once,
 the heuristic at several rates against each other and against ``hard``; a tournament
 plays named bots only, so this script plays them. A bot is a registered name
-(``hard``, ``heuristic``, …) or ``hNN``, the heuristic with a random move NN% of the time
-(the levels' own bot, :class:`~necropolis.bots.levels.BlunderingBot`). Each pairing
+(``hard``, ``heuristic``, …), ``hNN``, the heuristic with a random move NN% of the time
+(the levels' own bot, :class:`~necropolis.bots.levels.BlunderingBot`), or ``hardNNNN``,
+hard with NNNN iterations a decision instead of the game's (its clock, cutoff,
+exploration and anchor unchanged). Each pairing
 ``GAME:A:B:N:SEED`` plays ``N`` matches, seats alternated, match ``i`` from the
 tournament's seed for ``(SEED, i)``, so that ``necropolis tournament GAME --bots A,B -n N
 -p 2 --seed SEED`` plays the very same matches once the levels carry those rates (hard's
@@ -37,7 +39,7 @@ from typing import Any
 from necropolis.analysis.batch import match_seed
 from necropolis.analysis.tournament import wilson_interval
 from necropolis.bots import make_bot
-from necropolis.bots.levels import BlunderingBot
+from necropolis.bots.levels import BlunderingBot, hard
 from necropolis.engine import SeatWindow, play_match
 from necropolis.engine.driver import Player
 from necropolis.games import load_game
@@ -46,10 +48,17 @@ Job = tuple[str, str, str, int, int]
 
 
 def bot(name: str) -> Player:
-    """A registered bot, or ``hNN``: the heuristic with a random move NN% of the time."""
+    """A registered bot; ``hNN``: the heuristic with a random move NN% of the time;
+    ``hardNNNN``: hard with NNNN iterations a decision."""
     if name.startswith("h") and name[1:].isdigit():
         rate = int(name[1:]) / 100
         return BlunderingBot(name, lambda game: rate)
+    if name.startswith("hard") and name[4:].isdigit():
+        search = hard()
+        search.iterations = int(name[4:])
+        search.game_iterations = False
+        search.name = name
+        return search
     return make_bot(name)
 
 

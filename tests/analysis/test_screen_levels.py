@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import random
 import sys
 from pathlib import Path
 from types import ModuleType
@@ -13,7 +14,8 @@ from types import ModuleType
 import pytest
 
 from necropolis.bots import make_bot
-from necropolis.engine import play_match
+from necropolis.engine import SeatWindow, play_match
+from necropolis.engine.protocol import sample_chance
 from necropolis.games import load_game
 
 SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "screen_levels.py"
@@ -57,3 +59,24 @@ def test_the_summary_counts_each_pairing_from_its_matches(
     assert f"{wins:.1f}/   4" in line
     with pytest.raises(SystemExit):
         screen.main([str(out), "luxor2001:h0"])
+
+
+def test_hard_with_a_count_is_hard_searching_that_many_iterations(screen: ModuleType) -> None:
+    # luxor2001 gives hard 2000 iterations of its own; hard500 searches 500 there, with
+    # hard's clock, cutoff, exploration and anchor.
+    assert load_game("luxor2001", players=2).hard_iterations == 2000
+    level, screened = make_bot("hard"), screen.bot("hard500")
+    assert (screened.iterations, screened.game_iterations, screened.name) == (500, False, "hard500")
+    for field in ("seconds", "cutoff", "exploration", "anchor"):
+        assert getattr(screened, field) == getattr(level, field)
+    state = load_game("luxor2001", players=2).new_initial_state()
+    rng = random.Random(1)
+    while state.is_chance_node() or len(state.legal_actions(state.current_player())) < 2:
+        state.apply_action(
+            sample_chance(state, rng)
+            if state.is_chance_node()
+            else state.legal_actions(state.current_player())[0]
+        )
+    screened.choose(SeatWindow(state, state.current_player()), rng)
+    # (the clock may end a search on a loaded machine, never the count raised)
+    assert 0 < screened.last.iterations <= 500
