@@ -166,6 +166,14 @@ def test_the_focus_stays_on_the_board_after_a_move(
             for _ in range(80):
                 if version(page) != before:
                     break
+                confirm = page.get_by_test_id("confirm-ok")
+                if confirm.count():
+                    # A move that commits the turn in hand is confirmed: the dialog has
+                    # put the focus on its OK, and Enter presses it.
+                    expect(confirm).to_be_focused()
+                    page.keyboard.press("Enter")
+                    page.wait_for_timeout(250)
+                    continue
                 targets = page.locator("[data-testid=board] .pick")
                 if targets.count():
                     targets.nth(rng.randrange(targets.count())).focus()

@@ -287,15 +287,19 @@ def test_horus_asks_before_leaving_or_giving_up_actions(
         expect(dialog).to_contain_text("cannot be taken back")
         expect(mover.get_by_test_id("confirm-ok")).to_be_focused()
         mover.screenshot(path=str(shots / "undo-horus-forfeit-confirm.png"))
-        # Going back changes nothing.
+        # Going back changes nothing, and the focus is back on the move's button (a
+        # keyboard player keeps their place).
+        button = mover.locator(f"[data-testid=prompt] button[data-action='{action}']")
         mover.get_by_test_id("confirm-cancel").click()
         expect(dialog).to_have_count(0)
+        expect(button).to_be_focused()
         assert version(mover) == at and pending(mover) == 0
         # Escape closes it too; then confirmed, the move is made.
-        mover.locator(f"[data-testid=prompt] button[data-action='{action}']").click()
+        button.click()
         expect(dialog).to_be_visible()
         mover.keyboard.press("Escape")
         expect(dialog).to_have_count(0)
+        expect(button).to_be_focused()
         mover.locator(f"[data-testid=prompt] button[data-action='{action}']").click()
         mover.get_by_test_id("confirm-ok").click()
         mover.wait_for_function(
