@@ -394,7 +394,15 @@ class Seat(_Record):
                 await asyncio.sleep(0.2)  # back off: the server asked for it
 
     async def _answer(self, version: int, timeout: float) -> Message:
-        """The server's answer to an act at ``version``: a refusal or a newer state."""
+        """The server's answer to an act at ``version``: its refusal, or the newer state
+        whose step ``version + 1`` is this seat's (the act committed).
+
+        A newer state in which another seat took that step (a race lost) is not the
+        answer: the act is refused after it, and that refusal must be read here. Taken
+        for the answer, it left the refusal to be read as the answer to the next act, and
+        a ``rate_limited`` refusal of that act then went unanswered: the client waited
+        for ever at a version where it was its turn.
+        """
         import asyncio
 
         loop = asyncio.get_running_loop()
@@ -403,8 +411,11 @@ class Seat(_Record):
             message = await self.recv(max(deadline - loop.time(), 0.001))
             if message.get("type") == "refused":
                 return message
-            if message.get("type") == "state" and message["version"] != version:
-                return message
+            if message.get("type") == "state" and message["version"] > version:
+                # (a state without that step, too far ahead to carry it, is taken as is)
+                by = {step["version"]: step["by"] for step in message.get("steps") or []}
+                if by.get(version + 1, message["seat"]) == message["seat"]:
+                    return message
 
     async def send(self, message: Any) -> None:
         await self.socket.send(message if isinstance(message, str | bytes) else json.dumps(message))
