@@ -283,6 +283,74 @@ def test_the_count_and_the_chat_cross_processes(fresh_postgres_url: str, redis_u
             )
 
 
+def guest_socket(server: Server, table_id: str, token: str) -> ClientConnection:
+    """A table's WebSocket from a page nobody is signed in on (a seat it opens stays a
+    guest's)."""
+    ws = connect(server.ws_url(table_id), additional_headers={"Origin": server.url}, legacy=True)
+    ws.send(json.dumps({"type": "hello", "token": token}))
+    return ws
+
+
+def play_on(ws: ClientConnection) -> dict[str, Any]:
+    """The seat of ``ws``, to move, plays its first choice until the turn passes."""
+    state = settled(ws)
+    seat = state["seat"]
+    assert seat in state["acting_seats"]
+    while state["status"] != "finished" and seat in state["acting_seats"]:
+        act = {"type": "act", "action": state["actions"][0]["action"], "version": state["version"]}
+        ws.send(json.dumps(act))
+        version = state["version"]
+        state = until_state(ws, lambda s, v=version: s["version"] > v and moved_on(s))
+    return state
+
+
+def test_a_seat_claimed_on_one_process_is_counted_by_the_other_at_once(
+    fresh_postgres_url: str, redis_url: str
+) -> None:
+    """A process keeps who holds a table's seats once read; a claim made on another
+    process after that reaches it over the bus, so the new holder's count is pushed at
+    the next move there, not a minute later."""
+    with (
+        running_server(fresh_postgres_url, redis_url=redis_url) as first,
+        running_server(fresh_postgres_url, redis_url=redis_url) as second,
+    ):
+        ann, bo = account(first, "Ann"), account(first, "Bo")
+        created = ann.post(
+            "/api/tables", json={"game": "luxor2001", "seats": [{"type": "me"}, {"type": "link"}]}
+        ).json()
+        table_id = created["table_id"]
+        tokens = [s["token"] for s in created["seats"]]
+        # The table moves on the second process while only Ann holds a seat: it reads
+        # and keeps its holders then. Seat 1 is played by a guest who claims nothing.
+        with table_socket(second, table_id, tokens[0], on(second, ann)) as ws:
+            state = settled(ws)
+        mover = state["acting_seats"][0]
+        if mover == 0:
+            with table_socket(second, table_id, tokens[0], on(second, ann)) as ws:
+                state = play_on(ws)
+        else:
+            with guest_socket(second, table_id, tokens[1]) as ws:
+                state = play_on(ws)
+        time.sleep(1)  # the second process's marking (every 50 ms) has read the holders
+        # Bo claims seat 1 on the first process.
+        with table_socket(first, table_id, tokens[1], bo) as ws:
+            state = settled(ws)
+        with account_socket(first, bo) as bo_ws:
+            count = 1 if 1 in state["acting_seats"] else 0
+            next_turns(bo_ws, lambda m: m["count"] == count)
+            # Whoever is to move plays on the second process until the turn passes: Bo's
+            # count is pushed from there, though it read the holders before his claim.
+            start = time.monotonic()
+            mover = state["acting_seats"][0]
+            player = on(second, (ann, bo)[mover])
+            with table_socket(second, table_id, tokens[mover], player) as ws:
+                after = play_on(ws)
+            expected = 1 if 1 in after["acting_seats"] else 0
+            assert expected != count
+            next_turns(bo_ws, lambda m: m["count"] == expected)
+            assert time.monotonic() - start < 30
+
+
 def test_peer_buses_hear_each_other_and_not_themselves(tmp_path: Path) -> None:
     async def scenario() -> dict[str, list[tuple[str, dict[str, Any]]]]:
         heard: dict[str, list[tuple[str, dict[str, Any]]]] = {"a": [], "b": []}

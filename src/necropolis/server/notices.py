@@ -3,14 +3,16 @@
 One :class:`Notices` per server process. It taps the broker (:class:`TappedBroker`): every
 table this process moves on (an action, chance, a seat handed to a bot) is queued, and one
 task marks whose turn it now is (:mod:`necropolis.server.turns`) for tables where an
-account holds a seat. When that changes, the accounts holding the table's seats are
-recounted here and named to the other processes over the bus (:mod:`necropolis.server.broker`),
-which recount theirs: each process pushes a count only to the account streams
-(``/ws/account``) connected to it. A count is read from the marks; a stale mark is
-healed on the spot from the table's state, so a lost message or a killed process costs at
-most a late push, never a wrong count. Every :data:`RESYNC` seconds each stream's session
-is checked again (one signed out elsewhere is closed) and, with several processes, its
-count too.
+account holds a seat. Who holds a table's seats is read once and kept, since most tables
+have no account at all: a claim made since is told by :meth:`Notices.claimed`, here or
+over the bus. When whose turn it is changes, the accounts holding the table's seats are
+recounted here and named to the other processes over the bus
+(:mod:`necropolis.server.broker`), which recount theirs: each process pushes a count only
+to the account streams (``/ws/account``) connected to it. A count is read from the marks;
+a stale mark is healed on the spot from the table's state, so a lost message or a killed
+process costs at most a late push, never a wrong count. Every :data:`RESYNC` seconds each
+stream's session is checked again (one signed out elsewhere is closed) and, with several
+processes, its count too.
 
 With SMTP configured, each process looks every :attr:`MailSettings.sweep` seconds for
 turns that waited :attr:`MailSettings.after` seconds and mails them; a conditional
@@ -23,6 +25,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from datetime import timedelta
@@ -55,6 +58,12 @@ GATHER = 0.05
 #: Tables marked in one worker thread's call (each call is bounded like any other wait
 #: on the database).
 MARKS_PER_CALL = 20
+#: Seconds the accounts holding a table's seats, once read, are trusted here. A claim
+#: made since is told at once (:meth:`Notices.claimed`, over the bus from the other
+#: processes); this bounds what a lost message of the bus costs, as :data:`RESYNC` does.
+HOLDERS_KEPT = RESYNC
+#: Tables whose holders are kept here at most (then they are all read again).
+HOLDERS_MOST = 100_000
 
 
 class TappedBroker(Broker):
@@ -102,6 +111,12 @@ class Notices:
         self._recount_ready = asyncio.Event()
         #: The version each table was last marked at here (to tell who acted since).
         self._marked: dict[str, int] = {}
+        #: The accounts holding each table's seats, as read (monotonic seconds, ids):
+        #: most tables have none, and moving them on must not cost a query each time.
+        self._holders: dict[str, tuple[float, frozenset[int]]] = {}
+        #: How many claims were told here: holders read while one was told are not kept
+        #: (the read may predate the claim).
+        self._claims_told = 0
         self._tasks: list[asyncio.Task[None]] = []
         #: When a failed mail of (table, seat) may be tried again (monotonic seconds).
         self._retry: dict[tuple[str, int], float] = {}
@@ -116,6 +131,7 @@ class Notices:
         self.tables = tables
         self.turns = Turns(tables.store.engine)
         self.bus.on("turns", self._turns_heard)
+        self.bus.on("claims", self._claims_heard)
         self.bus.on("chat", self._chat_heard)
         self._tasks = [
             asyncio.create_task(self._marking(), name="notices: marks"),
@@ -160,9 +176,54 @@ class Notices:
                     # Marks left stale are healed by the next reader.
                     log.warning("could not mark whose turn it is", exc_info=True)
 
+    def claimed(self, table_id: str) -> None:
+        """An account claimed a seat at the table (in this process): its holders are read
+        again here, and in the other processes, told over the bus."""
+        self._forget_holders(table_id)
+        self.bus.publish("claims", {"table": table_id})
+
+    def _forget_holders(self, table_id: str) -> None:
+        self._holders.pop(table_id, None)
+        self._claims_told += 1
+
+    async def _claims_heard(self, data: dict[str, Any]) -> None:
+        table_id = data.get("table")
+        if isinstance(table_id, str):
+            self._forget_holders(table_id)
+
+    async def holders(self, table_ids: list[str]) -> dict[str, set[int]]:
+        """The accounts holding a seat at each of ``table_ids`` (tables without: absent),
+        read from the database only for the tables not read in the last
+        :data:`HOLDERS_KEPT` seconds or claimed at since."""
+        assert self.turns is not None
+        at = time.monotonic()
+        found: dict[str, set[int]] = {}
+        unread: list[str] = []
+        for table_id in table_ids:
+            kept = self._holders.get(table_id)
+            if kept is None or at - kept[0] > HOLDERS_KEPT:
+                unread.append(table_id)
+            elif kept[1]:
+                found[table_id] = set(kept[1])
+        if not unread:
+            return found
+        told = self._claims_told
+        read = await stored(self.turns.claimants, unread)
+        # A claim told while the query ran may not be in what it read: read again next time.
+        keep = told == self._claims_told
+        if keep and len(self._holders) + len(unread) > HOLDERS_MOST:
+            self._holders.clear()
+        for table_id in unread:
+            ids = read.get(table_id, set())
+            if keep:
+                self._holders[table_id] = (at, frozenset(ids))
+            if ids:
+                found[table_id] = set(ids)
+        return found
+
     async def _mark(self, table_ids: list[str]) -> None:
         assert self.tables is not None and self.turns is not None
-        held = await stored(self.turns.claimants, table_ids)
+        held = await self.holders(table_ids)
         marks: list[tuple[Snapshot, set[int | None]]] = []
         for table_id in held:
             live = await self.tables.get(table_id)

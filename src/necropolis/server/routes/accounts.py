@@ -37,6 +37,7 @@ from necropolis.server.accounts import (
 )
 from necropolis.server.errors import ERRORS, ApiError
 from necropolis.server.models import CreatedTable, TableSummary
+from necropolis.server.notices import Notices
 from necropolis.server.routes.common import app_store, table_summary, tables_of, with_deadlines
 from necropolis.server.service import stored
 from necropolis.server.written import clean_name
@@ -237,7 +238,14 @@ async def _claim_seat(
             return None
         raise
     _remember(_CLAIMS, (table_id, seat), claim)
+    _claimed(conn, table_id)
     return claim
+
+
+def _claimed(conn: HTTPConnection, table_id: str) -> None:
+    """Tell the turn notices that an account now holds a seat at the table."""
+    notices: Notices = conn.app.state.notices
+    notices.claimed(table_id)
 
 
 async def claim_created(request: Request, created: CreatedTable) -> None:
@@ -250,6 +258,7 @@ async def claim_created(request: Request, created: CreatedTable) -> None:
             await stored(
                 accounts_of(request).claim, created.table_id, seat.seat, player.id, seat.token
             )
+            _claimed(request, created.table_id)
             return
 
 
