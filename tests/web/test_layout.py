@@ -11,6 +11,7 @@ Screenshots of each go to ``reports/screenshots/``.
 
 from __future__ import annotations
 
+import itertools
 import random
 from pathlib import Path
 from typing import Any
@@ -74,6 +75,23 @@ LOG_IN_SIGHT = """() => {
     return f.height >= Math.min(40, log.scrollHeight - 1)
         && n.top >= f.top - 0.5 && n.bottom <= f.bottom + 0.5;
 }"""
+
+
+#: The log scrolled to its end by the page itself (as when an entry arrives), and then
+#: whether its newest entry is whole, with the log's box and its newest entry each made a
+#: fraction of a pixel taller (``[boxPart, linePart]``).
+LOG_AT_END_IN_SIGHT = (
+    """async ([boxPart, linePart]) => {
+    const log = document.querySelector('[data-testid=log]');
+    document.getElementById('log-title').style.paddingBottom = boxPart + 'px';
+    log.lastElementChild.style.paddingTop = (2 + linePart) + 'px';
+    log.scrollTo({top: log.scrollHeight});
+    await new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)));
+    return ("""
+    + LOG_IN_SIGHT
+    + """)();
+}"""
+)
 
 
 def newest_entry_in_sight(page: Page, where: str) -> None:
@@ -189,6 +207,11 @@ def test_the_table_fits_a_laptop_screen_in_the_middle_of_a_match(
         if game == "luxor2001":
             expect(own_things(page).locator(".hand-card-face")).to_have_count(LUXOR2001_HAND)
         assert_fits(page, shots, f"{game}-middle")
+        # Whatever fractions of a pixel the log's box and its entries come to (they
+        # change with the lines' wrapping and the fonts), the newest entry is whole.
+        for box_part, line_part in itertools.product(range(8), range(8)):
+            parts = [box_part / 8, line_part / 8]
+            assert page.evaluate(LOG_AT_END_IN_SIGHT, parts), f"{game}-middle, {parts} px"
         assert page_errors(page) == []
     finally:
         ctx.close()
