@@ -150,19 +150,21 @@ def pass_the_turn(server: Server, table_id: str, token: str, c: httpx.Client) ->
     """The seat of ``token``, to move, plays its first choice until it is no longer to move;
     the state then."""
     with table_socket(server, table_id, token, c) as ws:
-        state = settled(ws)
-        seat = state["seat"]
-        assert seat in state["acting_seats"]
-        while state["status"] != "finished" and seat in state["acting_seats"]:
-            act = {
-                "type": "act",
-                "action": state["actions"][0]["action"],
-                "version": state["version"],
-            }
-            ws.send(json.dumps(act))
-            version = state["version"]
-            state = until_state(ws, lambda s, v=version: s["version"] > v and moved_on(s))
-        return state
+        return play_on(ws)
+
+
+def play_on(ws: ClientConnection) -> dict[str, Any]:
+    """The seat of ``ws``, to move, plays its first choice until the turn passes; the
+    state then."""
+    state = settled(ws)
+    seat = state["seat"]
+    assert seat in state["acting_seats"]
+    while state["status"] != "finished" and seat in state["acting_seats"]:
+        act = {"type": "act", "action": state["actions"][0]["action"], "version": state["version"]}
+        ws.send(json.dumps(act))
+        version = state["version"]
+        state = until_state(ws, lambda s, v=version: s["version"] > v and moved_on(s))
+    return state
 
 
 def test_a_seat_handed_to_a_bot_leaves_the_count(server: Server) -> None:
@@ -289,19 +291,6 @@ def guest_socket(server: Server, table_id: str, token: str) -> ClientConnection:
     ws = connect(server.ws_url(table_id), additional_headers={"Origin": server.url}, legacy=True)
     ws.send(json.dumps({"type": "hello", "token": token}))
     return ws
-
-
-def play_on(ws: ClientConnection) -> dict[str, Any]:
-    """The seat of ``ws``, to move, plays its first choice until the turn passes."""
-    state = settled(ws)
-    seat = state["seat"]
-    assert seat in state["acting_seats"]
-    while state["status"] != "finished" and seat in state["acting_seats"]:
-        act = {"type": "act", "action": state["actions"][0]["action"], "version": state["version"]}
-        ws.send(json.dumps(act))
-        version = state["version"]
-        state = until_state(ws, lambda s, v=version: s["version"] > v and moved_on(s))
-    return state
 
 
 def test_a_seat_claimed_on_one_process_is_counted_by_the_other_at_once(
