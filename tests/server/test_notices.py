@@ -93,15 +93,21 @@ def next_turns(ws: ClientConnection, pred: Any = lambda m: True) -> dict[str, An
             return dict(message)
 
 
+def with_a_friend(c: httpx.Client, game: str) -> tuple[str, list[str]]:
+    """A new table of ``game`` made by the account of ``c``, its seat 0, with a friend's
+    link at seat 1: the table's id and the seats' tokens."""
+    created = c.post(
+        "/api/tables", json={"game": game, "seats": [{"type": "me"}, {"type": "link"}]}
+    ).json()
+    return created["table_id"], [s["token"] for s in created["seats"]]
+
+
 def share(server: Server, ann: httpx.Client, bo: httpx.Client) -> tuple[str, list[str]]:
     """A luxor2001 table of Ann's (seat 0) where Bo took the friend's seat (seat 1)."""
-    created = ann.post(
-        "/api/tables", json={"game": "luxor2001", "seats": [{"type": "me"}, {"type": "link"}]}
-    ).json()
-    tokens = [s["token"] for s in created["seats"]]
-    with table_socket(server, created["table_id"], tokens[1], bo) as ws:
+    table_id, tokens = with_a_friend(ann, "luxor2001")
+    with table_socket(server, table_id, tokens[1], bo) as ws:
         until_state(ws)  # Bo's hello claimed the seat
-    return created["table_id"], tokens
+    return table_id, tokens
 
 
 def test_the_count_follows_whose_turn_it_is_across_tables(server: Server) -> None:
@@ -304,11 +310,7 @@ def test_a_seat_claimed_on_one_process_is_counted_by_the_other_at_once(
         running_server(fresh_postgres_url, redis_url=redis_url) as second,
     ):
         ann, bo = account(first, "Ann"), account(first, "Bo")
-        created = ann.post(
-            "/api/tables", json={"game": "luxor2001", "seats": [{"type": "me"}, {"type": "link"}]}
-        ).json()
-        table_id = created["table_id"]
-        tokens = [s["token"] for s in created["seats"]]
+        table_id, tokens = with_a_friend(ann, "luxor2001")
         # The table moves on the second process while only Ann holds a seat: it reads
         # and keeps its holders then. Seat 1 is played by a guest who claims nothing.
         with table_socket(second, table_id, tokens[0], on(second, ann)) as ws:
@@ -378,11 +380,7 @@ def test_workers_share_the_count_and_the_chat(tmp_path: Path) -> None:
     every one hears the chat and the count."""
     with running_server(f"sqlite:///{tmp_path / 'tables.sqlite3'}", workers=2) as server:
         ann, bo = account(server, "Ann"), account(server, "Bo")
-        created = ann.post(
-            "/api/tables", json={"game": "horus", "seats": [{"type": "me"}, {"type": "link"}]}
-        ).json()
-        table_id = created["table_id"]
-        tokens = [s["token"] for s in created["seats"]]
+        table_id, tokens = with_a_friend(ann, "horus")
         with table_socket(server, table_id, tokens[1], bo) as ws:
             assert settled(ws)["acting_seats"] == [0]  # Horus: the first seat begins
         # Enough of each that both processes hold some (the kernel deals connections).
