@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 import necropolis
-from necropolis.bots import ISMCTSBot, RolloutBot, make_bot
+from necropolis.bots import ISMCTSBot, PlanBot, RolloutBot, make_bot
 from necropolis.bots.heuristic import HeuristicBot
 from necropolis.engine import CHANCE, SeatWindow, State
 from necropolis.engine.driver import play_match, sample_chance
@@ -73,6 +73,7 @@ def bots() -> list[Any]:
         ISMCTSBot(iterations=25, cutoff=3, anchor="game"),  # as the levels search
         HeuristicBot(worlds=2, max_rollouts=6),
         RolloutBot(worlds=2),  # the game's turn planner, or its rollout policy
+        PlanBot(worlds=2, candidates=3),  # the planner's best plans, or every move
         make_bot("easy"),
         make_bot("random"),
     ]
@@ -89,10 +90,10 @@ def test_bots_choose_legal_actions_from_the_seat_view_alone(game_id: str, player
             for position in (state, world):
                 action = bot.choose(SharedDrawWindow(position, seat, state), random.Random(5))
                 assert action in state.legal_actions(), f"{bot.name} chose an illegal action"
-                visits: dict[int, float] | None = None
+                visits: dict[Any, float] | None = None
                 if isinstance(bot, ISMCTSBot):
                     visits = dict(bot.last.root_visits)
-                elif isinstance(bot, RolloutBot):
+                elif isinstance(bot, RolloutBot | PlanBot):
                     visits = dict(bot.last.means)
                 choices.append((action, visits))
             assert choices[0] == choices[1], (

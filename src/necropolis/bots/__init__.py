@@ -4,8 +4,9 @@ Bots never see a state in play, only a :class:`~necropolis.engine.seat.SeatWindo
 registry maps the names used on the command line to factories: ``random`` (uniform),
 ``heuristic`` (the game's strategy, or one-ply Monte Carlo), ``ismcts`` (IS-MCTS with a
 fixed 1000 iterations, reproducible for research), ``rollout`` (turn rollouts over 64
-worlds a decision, no clock, likewise), and the three levels for people,
-``easy``, ``medium`` and ``hard``.
+worlds a decision, no clock, likewise), ``plans`` (the heuristic's six best plans for
+the turn, each played a round on in 128 worlds, no clock, likewise), and the three
+levels for people, ``easy``, ``medium`` and ``hard``.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from collections.abc import Callable
 from necropolis.bots.heuristic import HeuristicBot, one_ply_monte_carlo
 from necropolis.bots.ismcts import ISMCTSBot
 from necropolis.bots.levels import BlunderingBot, easy, hard, medium
+from necropolis.bots.plans import PlanBot
 from necropolis.bots.random_bot import RandomBot
 from necropolis.bots.rollout import RolloutBot
 from necropolis.engine.driver import Player
@@ -24,6 +26,7 @@ BOTS: dict[str, Callable[[], Player]] = {
     "heuristic": HeuristicBot,
     "ismcts": ISMCTSBot,
     "rollout": RolloutBot,
+    "plans": PlanBot,
     "easy": easy,
     "medium": medium,
     "hard": hard,
@@ -44,6 +47,7 @@ __all__ = [
     "BlunderingBot",
     "HeuristicBot",
     "ISMCTSBot",
+    "PlanBot",
     "RandomBot",
     "RolloutBot",
     "make_bot",

@@ -111,7 +111,7 @@ class RolloutBot:
             for i, action in enumerate(moves):
                 played = world.clone()
                 played.apply_legal_action(action)
-                totals[i] += _round_on(played, seat, planner, random.Random(seed))
+                totals[i] += round_on(played, seat, planner, random.Random(seed))
             drawn += 1
             longest = max(longest, clock() - began)
         stats.worlds = drawn
@@ -139,7 +139,7 @@ def _shortlist(
     return [legal[i] for i in sorted(ranked)]
 
 
-def _round_on(world: State, seat: int, planner: TurnPlanner | None, rng: random.Random) -> float:
+def round_on(world: State, seat: int, planner: TurnPlanner | None, rng: random.Random) -> float:
     """Play ``world`` on until ``seat``'s next turn begins (or the end); judge it for ``seat``.
 
     A turn ends where the deciding seat changes, so the round is over when the decision
@@ -166,4 +166,4 @@ def _round_on(world: State, seat: int, planner: TurnPlanner | None, rng: random.
     return planner.value(world, seat)
 
 
-__all__ = ["RolloutBot", "RolloutStats"]
+__all__ = ["RolloutBot", "RolloutStats", "round_on"]

@@ -66,6 +66,12 @@ class TurnPlanner(Protocol):
         the best the seat can do with the turn it is about to take or is taking."""
         ...
 
+    def worth(self, state: State, seat: int) -> float:
+        """How the game's heuristic rates ``state`` as the end of a plan of ``seat``'s
+        turn, on its own scale: the measure by which it picks its own move (the plan it
+        rates highest is the one it plays), for searches that keep its best plans."""
+        ...
+
 
 class Game(ABC):
     """The rules of one game with one set of options; a factory of initial states.
@@ -92,6 +98,11 @@ class Game(ABC):
     #: default), for a game whose iterations are cheap enough to afford more within the
     #: level's second a decision (``docs/strength.md`` measures the time they take).
     hard_iterations: ClassVar[int | None] = None
+    #: Whether the ``hard`` level plays the heuristic's best plans for the turn, each
+    #: played a round on (:class:`~necropolis.bots.plans.PlanBot`), instead of IS-MCTS:
+    #: for a game whose turns are several decisions that its :meth:`turn_planner` plans
+    #: whole, where a search over single decisions barely sees the turn's end.
+    hard_plans: ClassVar[bool] = False
     #: How often the ``easy`` and ``medium`` levels play a random legal move instead of
     #: the heuristic's (0 to 1). The rates space the levels: each should beat the one
     #: below in about 65-80% of two-player matches, which a game measures and sets

@@ -306,12 +306,14 @@ def _best_move(
 
 
 class Planner:
-    """The policy's turn planning for :class:`~necropolis.bots.rollout.RolloutBot`.
+    """The policy's turn planning for the searches that play worlds a round on
+    (:class:`~necropolis.bots.rollout.RolloutBot`, :class:`~necropolis.bots.plans.PlanBot`).
 
     A move is the first step of the best plan for the rest of the turn, without the
     glance at the next turn (the rollout plays that turn instead, which costs a tenth
     as much as the glance); a position is worth the best plan the seat can make from it,
-    which at the start of its turn counts what the hand it holds can do.
+    which at the start of its turn counts what the hand it holds can do; where a plan
+    for the turn ends is rated as the policy rates it, with the glance.
     """
 
     def act(self, state: State, rng: random.Random) -> int:
@@ -323,6 +325,10 @@ class Planner:
 
     def value(self, state: State, seat: int) -> float:
         return plan_value(cast("LuxorState", state), seat, False)
+
+    def worth(self, state: State, seat: int) -> float:
+        # The policy's own measure, its glance at the next turn included.
+        return plan_value(cast("LuxorState", state), seat, True)
 
 
 #: The estimate's weights (:func:`estimate_features`), fitted by
