@@ -54,7 +54,7 @@ def bot(name: str) -> Player:
         rate = int(name[1:]) / 100
         return BlunderingBot(name, lambda game: rate)
     if name.startswith("hard") and name[4:].isdigit():
-        search = hard().search
+        search = hard()
         search.iterations = int(name[4:])
         search.game_iterations = False
         search.name = name

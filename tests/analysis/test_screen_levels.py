@@ -14,7 +14,6 @@ from types import ModuleType
 import pytest
 
 from necropolis.bots import make_bot
-from necropolis.bots.levels import hard
 from necropolis.engine import SeatWindow, play_match
 from necropolis.engine.protocol import sample_chance
 from necropolis.games import load_game
@@ -66,7 +65,7 @@ def test_hard_with_a_count_is_hard_searching_that_many_iterations(screen: Module
     # luxor2001 gives hard 2000 iterations of its own; hard500 searches 500 there, with
     # hard's clock, cutoff, exploration and anchor.
     assert load_game("luxor2001", players=2).hard_iterations == 2000
-    level, screened = hard().search, screen.bot("hard500")
+    level, screened = make_bot("hard"), screen.bot("hard500")
     assert (screened.iterations, screened.game_iterations, screened.name) == (500, False, "hard500")
     for field in ("seconds", "cutoff", "exploration", "anchor"):
         assert getattr(screened, field) == getattr(level, field)

@@ -213,7 +213,7 @@ def test_a_cutoff_beyond_the_end_changes_nothing() -> None:
 def test_hard_is_a_search_capped_below_a_second() -> None:
     from necropolis.bots.levels import HARD_SECONDS, hard
 
-    strong = hard().search
+    strong = hard()
     assert strong.cutoff is not None and strong.iterations is not None
     # Hard is capped at a second a decision, whatever the machine.
     assert strong.seconds == HARD_SECONDS <= 1.0
@@ -339,7 +339,7 @@ def test_a_game_may_give_hard_more_iterations_and_nothing_else() -> None:
         hard_iterations = HARD_ITERATIONS + 234
 
     for game, wanted in ((Nim(pile=9), HARD_ITERATIONS), (Roomy(pile=9), HARD_ITERATIONS + 234)):
-        strong = hard().search
+        strong = hard()
         strong.seconds = None  # (the count alone ends the search, however slow the machine)
         strong.choose(SeatWindow(game.new_initial_state(), 0), random.Random(3))
         assert strong.last.iterations == wanted

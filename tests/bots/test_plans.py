@@ -16,7 +16,6 @@ import pytest
 
 from necropolis.bots import PlanBot, make_bot
 from necropolis.bots import plans as plans_module
-from necropolis.bots.levels import HARD_SECONDS, HardBot, hard
 from necropolis.bots.plans import whole_plans
 from necropolis.engine import SeatWindow, State
 from necropolis.engine.protocol import TERMINAL
@@ -204,23 +203,13 @@ def test_the_budget_is_a_number_of_worlds_and_the_clock_caps_it() -> None:
         PlanBot(candidates=0)
 
 
-def test_the_registry_and_the_hard_level_have_it() -> None:
+def test_the_registry_has_it() -> None:
     bot = make_bot("plans")
     assert isinstance(bot, PlanBot) and bot.seconds is None
-    strong = hard()
-    assert isinstance(strong, HardBot) and strong.plans.seconds == HARD_SECONDS <= 1.0
-    # The game sets which search hard runs: luxor's turns are several decisions.
-    PlannedTwiceNim.hard_plans = True
-    try:
-        assert strong.choose(window(7), random.Random(1)) == TAKE_ONE
-        assert strong.plans.last.worlds > 0
-    finally:
-        PlannedTwiceNim.hard_plans = False
-    assert load_game("luxor").hard_plans
-    assert not load_game("luxor2001").hard_plans and not load_game("horus").hard_plans
+    assert (bot.worlds, bot.candidates) == (128, 6)
 
 
-def test_hard_decides_alike_from_the_same_seed_in_luxor() -> None:
+def test_it_decides_alike_from_the_same_seed_in_luxor() -> None:
     game = load_game("luxor", players=2)
     state = game.new_initial_state()
     rng = random.Random(3)

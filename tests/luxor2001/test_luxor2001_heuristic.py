@@ -97,7 +97,7 @@ def test_hard_decides_alike_from_the_same_seed_with_the_learned_estimate() -> No
     seat = state.current_player()
     decided = []
     for _ in range(2):
-        bot = hard().search  # luxor2001's hard searches with IS-MCTS
+        bot = hard()
         bot.seconds = None  # the count alone ends the search, however busy the machine
         action = bot.choose(SeatWindow(state, seat), random.Random(8))
         decided.append((action, bot.last.iterations, bot.last.root_visits))

@@ -6,18 +6,14 @@ at a table. ``easy`` and ``medium`` follow the heuristic bot but play a random l
 move at a rate the game sets (:attr:`~necropolis.engine.protocol.Game.easy_blunder_rate`,
 :attr:`~necropolis.engine.protocol.Game.medium_blunder_rate`): they blunder as a
 beginner and as a club player do, and the rates space them, measured per game
-(``docs/strength.md``, "Levels"). ``hard`` searches in the way the game sets
-(``Game.hard_plans``): in a game whose turns are several decisions that its planner sees
-whole, the heuristic's best plans for the turn, each played a round on in
-:data:`HARD_WORLDS` worlds (:class:`~necropolis.bots.plans.PlanBot`); elsewhere IS-MCTS
-(a game whose iterations are cheap may give it more of them: ``Game.hard_iterations``)
-with rollouts cut off after
+(``docs/strength.md``, "Levels"). ``hard`` is IS-MCTS (a game whose iterations are cheap
+may give it more of them: ``Game.hard_iterations``): rollouts cut off after
 :data:`HARD_CUTOFF` actions (then the game's estimate of the position is backed up) and
 exploration :data:`HARD_EXPLORATION`, both chosen by measurement, and anchored to the
 game's heuristic by the margin the game sets (``Game.search_anchor``; none by default,
 so the search alone decides).
 
-Hard's budget is a count (iterations, worlds), so that a tournament replays exactly from its seed;
+Hard's budget is an iteration count, so that a tournament replays exactly from its seed;
 a clock caps it as well (:data:`HARD_SECONDS`), so that a loaded machine cannot make
 anyone wait more than about a second. Where the clock ends a search before its
 iterations (a busy or slower machine, a long turn), two runs of the same match may
@@ -31,7 +27,6 @@ from collections.abc import Callable
 
 from necropolis.bots.heuristic import HeuristicBot
 from necropolis.bots.ismcts import ISMCTSBot
-from necropolis.bots.plans import PlanBot
 from necropolis.engine.protocol import Game
 from necropolis.engine.seat import SeatWindow
 
@@ -45,10 +40,6 @@ HARD_EXPLORATION = 0.7
 #: took up to 1.09 s).
 HARD_ITERATIONS = 1000
 HARD_SECONDS = 0.9
-#: Worlds a decision of hard where it plays plans, and how many of the heuristic's best
-#: plans it plays out in each (``docs/strength.md``, "Whole-turn plans").
-HARD_WORLDS = 128
-HARD_PLANS = 6
 
 
 class BlunderingBot:
@@ -81,37 +72,15 @@ def medium() -> BlunderingBot:
     return BlunderingBot("medium", lambda game: game.medium_blunder_rate)
 
 
-class HardBot:
-    """The hard level: the search the game of each decision sets, at most 0.9 seconds.
-
-    ``plans`` plays the heuristic's best plans for the turn a round on, in games that
-    set :attr:`~necropolis.engine.protocol.Game.hard_plans`; ``search`` is IS-MCTS with
-    cut-off rollouts, 1000 iterations a decision (or the game's
-    :attr:`~necropolis.engine.protocol.Game.hard_iterations`), anchored as the game
-    sets. Both are read from the game at each decision, so one bot serves every game.
-    """
-
-    def __init__(self) -> None:
-        self.name = "hard"
-        self.search = ISMCTSBot(
-            iterations=HARD_ITERATIONS,
-            seconds=HARD_SECONDS,
-            exploration=HARD_EXPLORATION,
-            cutoff=HARD_CUTOFF,
-            anchor="game",
-            name="hard",
-            game_iterations=True,
-        )
-        self.plans = PlanBot(
-            worlds=HARD_WORLDS, candidates=HARD_PLANS, seconds=HARD_SECONDS, name="hard"
-        )
-
-    def choose(self, window: SeatWindow, rng: random.Random) -> int:
-        if window.game.hard_plans:
-            return self.plans.choose(window, rng)
-        return self.search.choose(window, rng)
-
-
-def hard() -> HardBot:
-    """The hard level (:class:`HardBot`)."""
-    return HardBot()
+def hard() -> ISMCTSBot:
+    """IS-MCTS with cut-off rollouts, 1000 iterations a decision (or the game's
+    :attr:`~necropolis.engine.protocol.Game.hard_iterations`), at most 0.9 seconds."""
+    return ISMCTSBot(
+        iterations=HARD_ITERATIONS,
+        seconds=HARD_SECONDS,
+        exploration=HARD_EXPLORATION,
+        cutoff=HARD_CUTOFF,
+        anchor="game",
+        name="hard",
+        game_iterations=True,
+    )

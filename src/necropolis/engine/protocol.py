@@ -98,11 +98,6 @@ class Game(ABC):
     #: default), for a game whose iterations are cheap enough to afford more within the
     #: level's second a decision (``docs/strength.md`` measures the time they take).
     hard_iterations: ClassVar[int | None] = None
-    #: Whether the ``hard`` level plays the heuristic's best plans for the turn, each
-    #: played a round on (:class:`~necropolis.bots.plans.PlanBot`), instead of IS-MCTS:
-    #: for a game whose turns are several decisions that its :meth:`turn_planner` plans
-    #: whole, where a search over single decisions barely sees the turn's end.
-    hard_plans: ClassVar[bool] = False
     #: How often the ``easy`` and ``medium`` levels play a random legal move instead of
     #: the heuristic's (0 to 1). The rates space the levels: each should beat the one
     #: below in about 65-80% of two-player matches, which a game measures and sets
@@ -175,8 +170,9 @@ class Game(ABC):
         return None
 
     def turn_planner(self) -> TurnPlanner | None:
-        """The game's planner of whole turns (None: it has none), for the turn rollouts
-        of :class:`~necropolis.bots.rollout.RolloutBot`."""
+        """The game's planner of whole turns (None: it has none), for the searches that
+        play worlds a round on (:class:`~necropolis.bots.rollout.RolloutBot`,
+        :class:`~necropolis.bots.plans.PlanBot`)."""
         return None
 
     def board_layout(self) -> dict[str, Any]:

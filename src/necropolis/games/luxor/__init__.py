@@ -30,14 +30,10 @@ class LuxorGame(Game):
     min_players = 2
     max_players = 4
     default_players = 2
-    #: An anchored IS-MCTS (``ismcts`` with ``anchor="game"``) plays the heuristic's
-    #: move unless its search finds one better by five points of win share: the
-    #: heuristic plans a whole turn, which a search of 1000 iterations barely reaches the
-    #: end of (docs/strength.md has the measurements).
+    #: medium and hard play the heuristic's move unless their search finds one better by
+    #: five points of win share: the heuristic plans a whole turn, which a search of 1000
+    #: iterations barely reaches the end of (docs/strength.md has the measurements).
     search_anchor = 0.05
-    #: hard plays the heuristic's best plans for the turn a round on instead of IS-MCTS
-    #: (docs/strength.md, "Whole-turn plans").
-    hard_plans = True
     #: medium plays a random move at a seventh of its decisions or so: hard beat the
     #: heuristic at a tenth 70.8% and at a fifth 80.8% of 120 two-player matches; a
     #: tenth beat easy's third 81.7%, a fifth 73.3% (docs/strength.md, "Levels").
