@@ -44,7 +44,7 @@ import random
 import time
 from collections.abc import Callable
 
-from necropolis.bots.rollout import round_on
+from necropolis.bots.rollout import drawn_worlds, round_on
 from necropolis.engine.protocol import State, TurnPlanner
 from necropolis.engine.seat import SeatWindow
 
@@ -112,21 +112,13 @@ class PlanBot:
         totals = [0.0] * len(plans)
         counts = [0] * len(plans)
         drawn = 0
-        longest = 0.0  # the longest world so far: the next may take as long
-        while drawn < self.worlds:
-            began = clock()
-            if drawn and began + longest >= deadline:
-                break
-            world = window.resample(rng)
-            # One seed per world, the same for every plan: common random numbers.
-            seed = rng.getrandbits(64)
+        for world, seed in drawn_worlds(window, rng, self.worlds, deadline, clock):
             for i, plan in enumerate(plans):
                 played = _played(world, plan)
                 if played is not None:
                     totals[i] += round_on(played, seat, planner, random.Random(seed))
                     counts[i] += 1
             drawn += 1
-            longest = max(longest, clock() - began)
         stats.worlds = drawn
         stats.seconds = clock() - start
         best = -1

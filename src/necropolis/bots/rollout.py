@@ -36,7 +36,7 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 from necropolis.engine.driver import sample_chance
 from necropolis.engine.protocol import CHANCE, TERMINAL, State, TurnPlanner
@@ -97,23 +97,15 @@ class RolloutBot:
         moves = legal
         totals = [0.0] * len(moves)
         drawn = 0
-        longest = 0.0  # the longest world so far: the next may take as long
-        while drawn < self.worlds:
-            began = clock()
-            if drawn and began + longest >= deadline:
-                break
-            world = window.resample(rng)
+        for world, seed in drawn_worlds(window, rng, self.worlds, deadline, clock):
             if not drawn and self.shortlist is not None and planner is not None:
                 moves = _shortlist(world, moves, seat, planner, self.shortlist)
                 totals = [0.0] * len(moves)
-            # One seed per world, the same for every move: common random numbers.
-            seed = rng.getrandbits(64)
             for i, action in enumerate(moves):
                 played = world.clone()
                 played.apply_legal_action(action)
                 totals[i] += round_on(played, seat, planner, random.Random(seed))
             drawn += 1
-            longest = max(longest, clock() - began)
         stats.worlds = drawn
         stats.seconds = clock() - start
         best = 0
@@ -122,6 +114,31 @@ class RolloutBot:
             if totals[i] > totals[best]:
                 best = i  # the first of equal means: the lowest action id
         return moves[best]
+
+
+def drawn_worlds(
+    window: SeatWindow,
+    rng: random.Random,
+    count: int,
+    deadline: float,
+    clock: Callable[[], float],
+) -> Iterator[tuple[State, int]]:
+    """Up to ``count`` worlds drawn from ``window``, each with a seed for the dice and
+    draws played in it (one seed for every move played in a world: common random
+    numbers, so that luck none of the moves controls does not blur their comparison).
+
+    No world is begun that would end past ``deadline`` on ``clock`` if it took as long
+    as the longest so far (the caller's work on a world counts: it runs between two
+    draws); the first always is.
+    """
+    longest = 0.0  # the longest world so far: the next may take as long
+    for drawn in range(count):
+        began = clock()
+        if drawn and began + longest >= deadline:
+            return
+        world = window.resample(rng)
+        yield world, rng.getrandbits(64)
+        longest = max(longest, clock() - began)
 
 
 def _shortlist(
@@ -166,4 +183,4 @@ def round_on(world: State, seat: int, planner: TurnPlanner | None, rng: random.R
     return planner.value(world, seat)
 
 
-__all__ = ["RolloutBot", "RolloutStats", "round_on"]
+__all__ = ["RolloutBot", "RolloutStats", "drawn_worlds", "round_on"]
