@@ -49,8 +49,8 @@ from necropolis.engine.protocol import State, TurnPlanner
 from necropolis.engine.seat import SeatWindow
 
 #: The most ways to play out a turn that are listed; a turn with more is searched one
-#: decision deep. (A luxor turn has some tens to a few hundred, which its heuristic lists
-#: for every decision anyway.)
+#: decision deep. (A luxor turn has a few to some tens at its start: a median of 8 and at
+#: most 47 over three heuristic matches; its heuristic lists them at every decision too.)
 MAX_PLANS = 5000
 
 Plan = tuple[int, ...]
