@@ -5,7 +5,9 @@ a rate the game sets (``bots/levels.py``). Choosing the rates needs many pairing
 the heuristic at several rates against each other and against ``hard``; a tournament
 plays named bots only, so this script plays them. A bot is a registered name
 (``hard``, ``heuristic``, …), ``hNN``, the heuristic with a random move NN% of the time
-(the levels' own bot, :class:`~necropolis.bots.levels.BlunderingBot`), or ``hardNNNN``,
+(the levels' own bot, :class:`~necropolis.bots.levels.BlunderingBot`), ``hN/D``, the
+same at the rate N/D (``h1/3`` is easy's default third exactly, where ``h33`` is 0.33),
+or ``hardNNNN``,
 hard with NNNN iterations a decision instead of the game's (its clock, cutoff,
 exploration and anchor unchanged). Each pairing
 ``GAME:A:B:N:SEED`` plays ``N`` matches, seats alternated, match ``i`` from the
@@ -49,10 +51,20 @@ Job = tuple[str, str, str, int, int]
 
 def bot(name: str) -> Player:
     """A registered bot; ``hNN``: the heuristic with a random move NN% of the time;
-    ``hardNNNN``: hard with NNNN iterations a decision."""
+    ``hN/D``: the same at the rate N/D; ``hardNNNN``: hard with NNNN iterations a
+    decision."""
+    rate: float | None = None
     if name.startswith("h") and name[1:].isdigit():
         rate = int(name[1:]) / 100
-        return BlunderingBot(name, lambda game: rate)
+    elif name.startswith("h") and name.count("/") == 1:
+        numerator, denominator = name[1:].split("/")
+        if numerator.isdigit() and denominator.isdigit() and int(denominator) > 0:
+            rate = int(numerator) / int(denominator)
+        if rate is None or rate > 1:
+            raise ValueError(f"a rate is N/D with 0 <= N <= D, not {name[1:]!r}")
+    if rate is not None:
+        chosen = rate
+        return BlunderingBot(name, lambda game: chosen)
     if name.startswith("hard") and name[4:].isdigit():
         search = hard()
         search.iterations = int(name[4:])

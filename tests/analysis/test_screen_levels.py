@@ -44,6 +44,20 @@ def test_a_screened_rate_plays_as_the_level_that_carries_it(screen: ModuleType) 
         assert screened.returns() == levels.returns()
 
 
+def test_a_rate_given_as_a_fraction_is_that_fraction_exactly(screen: ModuleType) -> None:
+    # luxor's easy blunders a third of the time (the default): h1/3 is easy, decision for
+    # decision, from the same seed (h33 is a rate of 0.33, a hair under it).
+    game = load_game("luxor", players=2)
+    assert game.easy_blunder_rate == 1 / 3
+    for seed in (3, 4):
+        _, levels = play_match(game, [make_bot("easy"), make_bot("medium")], seed)
+        _, screened = play_match(game, [screen.bot("h1/3"), screen.bot("h15")], seed)
+        assert screened.actions == levels.actions
+    for bad in ("h4/3", "h1/0", "h1/x", "h/3"):
+        with pytest.raises(ValueError, match="a rate is N/D"):
+            screen.bot(bad)
+
+
 def test_the_summary_counts_each_pairing_from_its_matches(
     screen: ModuleType, tmp_path: Path
 ) -> None:
