@@ -313,6 +313,29 @@ def test_the_game_anchor_is_read_from_the_game() -> None:
         ISMCTSBot(anchor=-0.1)
 
 
+def test_an_anchored_search_follows_the_games_search_policy_and_the_levels_below_do_not() -> None:
+    # A game may give its search a stronger strategy than its heuristic (horus: a tuning
+    # of it): hard follows that one, the heuristic bot and the blundering levels the
+    # heuristic, the reference they are measured by.
+    from necropolis.bots.levels import medium
+
+    class Tuned(CoachedNim):
+        search_anchor = 1.0
+        medium_blunder_rate = 0.0
+
+        def search_policy(self):  # type: ignore[no-untyped-def]
+            return lambda window, rng: TAKE_ONE
+
+    window = SeatWindow(Tuned(pile=7).new_initial_state(), 0)
+    bot = ISMCTSBot(iterations=200, anchor="game")
+    assert bot.choose(window, random.Random(1)) == TAKE_ONE
+    assert bot.last.policy_action == TAKE_ONE
+    assert HeuristicBot().choose(window, random.Random(1)) == TAKE_TWO
+    assert medium().choose(window, random.Random(1)) == TAKE_TWO
+    # a game without a stronger strategy searches from its heuristic's
+    assert CoachedNim(pile=7).search_policy()(window, random.Random(1)) == TAKE_TWO
+
+
 def test_the_policy_of_an_anchored_search_thinks_on_the_search_clock() -> None:
     # hard promises a second a decision in all: a policy that took the whole budget
     # leaves the search its one obligatory iteration, not a second budget of its own

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import dataclasses
 import random
+
+import pytest
 
 from necropolis.engine import CHANCE
 from necropolis.engine.driver import sample_chance
@@ -20,9 +23,19 @@ from necropolis.games.horus.codes import (
     ESCAPED,
     SEALED,
 )
-from necropolis.games.horus.heuristic import blocked_squares, distances, policy
+from necropolis.games.horus.heuristic import (
+    HARD,
+    HEURISTIC,
+    Tuning,
+    _go_utility,
+    _Me,
+    blocked_squares,
+    distances,
+    hard_policy,
+    policy,
+)
 from necropolis.games.horus.state import HorusState
-from tests.horus.helpers import DAVID, JOSE, card, keep_all, roll, square, start
+from tests.horus.helpers import CHANTAL, DAVID, JOSE, card, keep_all, roll, square, start
 
 
 def _midgame(players: int, seed: int, steps: int, secrecy: bool = False) -> HorusState:
@@ -131,6 +144,37 @@ def test_it_does_not_walk_out_at_once_with_nothing() -> None:
     state = _turn_of_seat_0([])
     state.square[0] = cp.ENTRANCES[0]
     assert policy(SeatWindow(state, 0), random.Random(0)) != A_LEAVE
+
+
+def test_hards_tuning_does_not_count_on_a_rival_being_shut_in() -> None:
+    # Seat 0 holds nothing; seat 1, still inside, carries a Horus treasure, and with two
+    # blocks down the heuristic reads a fair chance that the blocks shut it in before it
+    # is out. So it reckons walking out empty-handed a fair chance to win (it would win
+    # only if the rival never got out); hard's tuning counts on the rival getting out,
+    # and so on nothing from a walk out with nothing (only the small consolation every
+    # load is given).
+    state = start([CHANTAL, DAVID], hands={1: ["Horus treasure (9)"]})
+    keep_all(state)
+    roll(state, [6, 6, 6, 6, 6])
+    _fell(state, [26, 33])
+    state.square[0], state.square[1] = 16, 7
+    view = SeatWindow(state, 0).view()
+    heuristic_me = _Me(view, 0, HEURISTIC)
+    hard_me = _Me(view, 0, HARD)
+    assert [bar[3] for bar in heuristic_me.bars] == [pytest.approx(20 / 48)]
+    assert [bar[3] for bar in hard_me.bars] == [0.0]
+    assert _go_utility(heuristic_me, 0.0, 0)[0] > 0.35
+    assert _go_utility(hard_me, 0.0, 0)[0] < 0.05
+    # with a load that beats the rival's, both see the walk out as worth nearly as much
+    rich = 30.0
+    assert _go_utility(hard_me, rich, 3)[0] > 0.8 and _go_utility(heuristic_me, rich, 3)[0] > 0.8
+
+
+def test_the_shipped_tunings_differ_only_where_hard_was_tuned() -> None:
+    assert Tuning() == HEURISTIC
+    assert dataclasses.replace(HEURISTIC, rivals_shut_in=False) == HARD
+    assert load_game("horus").search_policy() is hard_policy
+    assert load_game("horus").heuristic_policy() is policy
 
 
 def test_estimated_returns_lie_in_range_and_end_as_the_returns() -> None:

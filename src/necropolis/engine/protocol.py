@@ -169,6 +169,13 @@ class Game(ABC):
         """
         return None
 
+    def search_policy(self) -> Policy | None:
+        """The strategy an anchored search plays unless it finds a move clearly better
+        (:attr:`search_anchor`): the heuristic's, unless the game has a stronger tuning
+        of it for its hard level. The heuristic bot, and the easy and medium levels built
+        on it, keep :meth:`heuristic_policy`, the reference the levels are measured by."""
+        return self.heuristic_policy()
+
     def turn_planner(self) -> TurnPlanner | None:
         """The game's planner of whole turns (None: it has none), for the searches that
         play worlds a round on (:class:`~necropolis.bots.rollout.RolloutBot`,

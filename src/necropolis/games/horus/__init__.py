@@ -132,6 +132,12 @@ class HorusGame(Game):
 
         return heuristic.policy
 
+    def search_policy(self) -> Policy:
+        """The heuristic tuned to beat itself (``heuristic.HARD``), for hard's search."""
+        from necropolis.games.horus import heuristic
+
+        return heuristic.hard_policy
+
 
 GAME = HorusGame
 

@@ -1,0 +1,62 @@
+"""scripts/tune_horus_heuristic.py: a tuning is named as the game's own, a bad one is
+refused with the fields there are, and a screened match is the tuned strategy's match."""
+
+from __future__ import annotations
+
+import importlib.util
+import random
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+from necropolis.engine import SeatWindow, play_match
+from necropolis.games import load_game
+from necropolis.games.horus import heuristic
+
+SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "tune_horus_heuristic.py"
+
+
+@pytest.fixture(scope="module")
+def tune() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("tune_horus_heuristic", SCRIPT)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["tune_horus_heuristic"] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_tunings_are_read_as_the_shipped_ones_and_bad_ones_refused(tune: ModuleType) -> None:
+    assert tune.parse_tuning("heuristic") is heuristic.HEURISTIC
+    assert tune.parse_tuning("hard") is heuristic.HARD
+    assert tune.parse_tuning("rivals_shut_in=false") == heuristic.HARD
+    assert tune.parse_tuning("rivals_shut_in=True") == heuristic.HEURISTIC
+    with pytest.raises(ValueError, match="rivals_shut_in"):
+        tune.parse_tuning("rival_shut=false")
+    with pytest.raises(ValueError, match="true or false"):
+        tune.parse_tuning("rivals_shut_in=maybe")
+
+
+def test_a_screened_match_is_played_by_the_tuned_strategy(tune: ModuleType) -> None:
+    # Match 1 of seed 5 at two players seats the tuning in seat 1: the very match the
+    # hard strategy and the heuristic play through the driver, with the same returns.
+    label, mine, theirs = tune.play(("hard", heuristic.HARD, 2, 5, 1))
+    game = load_game("horus", players=2)
+
+    class Follows:
+        def __init__(self, name: str, decide: Callable[[SeatWindow, random.Random], int]) -> None:
+            self.name, self.decide = name, decide
+
+        def choose(self, window: SeatWindow, rng: random.Random) -> int:
+            return self.decide(window, rng)
+
+    state, _ = play_match(
+        game,
+        [Follows("heuristic", heuristic.policy), Follows("hard", heuristic.hard_policy)],
+        seed=5 * 1_000_003 + 1,
+    )
+    assert label == "hard"
+    assert (mine, theirs) == (state.returns()[1], state.returns()[0])
