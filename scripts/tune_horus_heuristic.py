@@ -1,20 +1,20 @@
 """Screen tunings of the horus strategy against the heuristic bot, match for match.
 
 The horus strategy's judgement is set by a :class:`~necropolis.games.horus.heuristic.
-Tuning`; the heuristic bot plays ``HEURISTIC``, and the hard level's search follows
-``HARD``. This script plays each tuning given (``field=value,...``; ``heuristic`` and
-``hard`` name the two shipped ones) in one seat against the heuristic in every other,
-``N`` matches each, the tuning's seat turned round the table from match to match, match
-``i`` from the seed ``SEED * 1_000_003 + i`` for every tuning (so that each meets the
-same deals), and prints each tuning's share of the wins beside the heuristic seats' mean
-share, with 95% intervals. A match nobody wins (everyone shut in or crushed) counts for
-no seat, so the two shares need not add up to one.
+Tuning`; the heuristic bot plays ``HEURISTIC``, and the levels (easy, medium, hard's
+search) ``LEVELS``. This script plays each tuning given (``field=value,...``;
+``heuristic`` and ``levels`` name the two shipped ones) in one seat against the
+heuristic in every other, ``N`` matches each, the tuning's seat turned round the table
+from match to match, match ``i`` from the seed ``SEED * 1_000_003 + i`` for every tuning
+(so that each meets the same deals), and prints each tuning's share of the wins beside
+the heuristic seats' mean share, with 95% intervals. A match nobody wins (everyone shut
+in or crushed) counts for no seat, so the two shares need not add up to one.
 
-    .venv/bin/python scripts/tune_horus_heuristic.py -n 1000 --seed 13 heuristic hard
+    .venv/bin/python scripts/tune_horus_heuristic.py -n 1000 --seed 13 heuristic levels
     .venv/bin/python scripts/tune_horus_heuristic.py -n 900 --players 3 --seed 14 \\
         heuristic rivals_shut_in=false
 
-The runs that chose ``HARD`` (2026-11-29) are in ``docs/strength.md`` ("horus").
+The runs that chose ``LEVELS`` (2026-11-29) are in ``docs/strength.md`` ("horus").
 """
 
 from __future__ import annotations
@@ -34,11 +34,11 @@ from necropolis.games.horus.heuristic import Tuning
 
 
 def parse_tuning(text: str) -> Tuning:
-    """``heuristic``, ``hard``, or ``field=value,...`` over the heuristic's tuning."""
+    """``heuristic``, ``levels``, or ``field=value,...`` over the heuristic's tuning."""
     if text == "heuristic":
         return heuristic.HEURISTIC
-    if text == "hard":
-        return heuristic.HARD
+    if text == "levels":
+        return heuristic.LEVELS
     fields = {f.name: f for f in dataclasses.fields(Tuning)}
     changes: dict[str, object] = {}
     for part in text.split(","):
@@ -103,7 +103,7 @@ def screen(labels: Iterable[str], matches: int, players: int, seed: int, workers
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("tunings", nargs="+", help="heuristic, hard or field=value,...")
+    parser.add_argument("tunings", nargs="+", help="heuristic, levels or field=value,...")
     parser.add_argument("-n", "--matches", type=int, default=1000)
     parser.add_argument("-p", "--players", type=int, default=2)
     parser.add_argument("--seed", type=int, default=0)

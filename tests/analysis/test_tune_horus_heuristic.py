@@ -31,8 +31,8 @@ def tune() -> ModuleType:
 
 def test_tunings_are_read_as_the_shipped_ones_and_bad_ones_refused(tune: ModuleType) -> None:
     assert tune.parse_tuning("heuristic") is heuristic.HEURISTIC
-    assert tune.parse_tuning("hard") is heuristic.HARD
-    assert tune.parse_tuning("rivals_shut_in=false") == heuristic.HARD
+    assert tune.parse_tuning("levels") is heuristic.LEVELS
+    assert tune.parse_tuning("rivals_shut_in=false") == heuristic.LEVELS
     assert tune.parse_tuning("rivals_shut_in=True") == heuristic.HEURISTIC
     with pytest.raises(ValueError, match="rivals_shut_in"):
         tune.parse_tuning("rival_shut=false")
@@ -42,8 +42,8 @@ def test_tunings_are_read_as_the_shipped_ones_and_bad_ones_refused(tune: ModuleT
 
 def test_a_screened_match_is_played_by_the_tuned_strategy(tune: ModuleType) -> None:
     # Match 1 of seed 5 at two players seats the tuning in seat 1: the very match the
-    # hard strategy and the heuristic play through the driver, with the same returns.
-    label, mine, theirs = tune.play(("hard", heuristic.HARD, 2, 5, 1))
+    # levels' strategy and the heuristic play through the driver, with the same returns.
+    label, mine, theirs = tune.play(("levels", heuristic.LEVELS, 2, 5, 1))
     game = load_game("horus", players=2)
 
     class Follows:
@@ -55,8 +55,8 @@ def test_a_screened_match_is_played_by_the_tuned_strategy(tune: ModuleType) -> N
 
     state, _ = play_match(
         game,
-        [Follows("heuristic", heuristic.policy), Follows("hard", heuristic.hard_policy)],
+        [Follows("heuristic", heuristic.policy), Follows("levels", heuristic.levels_policy)],
         seed=5 * 1_000_003 + 1,
     )
-    assert label == "hard"
+    assert label == "levels"
     assert (mine, theirs) == (state.returns()[1], state.returns()[0])

@@ -313,27 +313,27 @@ def test_the_game_anchor_is_read_from_the_game() -> None:
         ISMCTSBot(anchor=-0.1)
 
 
-def test_an_anchored_search_follows_the_games_search_policy_and_the_levels_below_do_not() -> None:
-    # A game may give its search a stronger strategy than its heuristic (horus: a tuning
-    # of it): hard follows that one, the heuristic bot and the blundering levels the
-    # heuristic, the reference they are measured by.
-    from necropolis.bots.levels import medium
+def test_the_levels_play_the_games_level_policy_and_the_heuristic_bot_does_not() -> None:
+    # A game may tune a stronger strategy than its heuristic for the levels (horus does):
+    # hard's search is anchored to it and medium follows it between its blunders, while
+    # the heuristic bot keeps the heuristic, the fixed reference they are measured by.
+    from necropolis.bots.levels import hard, medium
 
     class Tuned(CoachedNim):
         search_anchor = 1.0
         medium_blunder_rate = 0.0
 
-        def search_policy(self):  # type: ignore[no-untyped-def]
+        def level_policy(self):  # type: ignore[no-untyped-def]
             return lambda window, rng: TAKE_ONE
 
     window = SeatWindow(Tuned(pile=7).new_initial_state(), 0)
-    bot = ISMCTSBot(iterations=200, anchor="game")
+    bot = hard()
     assert bot.choose(window, random.Random(1)) == TAKE_ONE
     assert bot.last.policy_action == TAKE_ONE
+    assert medium().choose(window, random.Random(1)) == TAKE_ONE
     assert HeuristicBot().choose(window, random.Random(1)) == TAKE_TWO
-    assert medium().choose(window, random.Random(1)) == TAKE_TWO
-    # a game without a stronger strategy searches from its heuristic's
-    assert CoachedNim(pile=7).search_policy()(window, random.Random(1)) == TAKE_TWO
+    # a game that tunes nothing plays its heuristic at every level
+    assert CoachedNim(pile=7).level_policy()(window, random.Random(1)) == TAKE_TWO
 
 
 def test_the_policy_of_an_anchored_search_thinks_on_the_search_clock() -> None:

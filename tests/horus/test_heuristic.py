@@ -24,14 +24,14 @@ from necropolis.games.horus.codes import (
     SEALED,
 )
 from necropolis.games.horus.heuristic import (
-    HARD,
     HEURISTIC,
+    LEVELS,
     Tuning,
     _go_utility,
     _Me,
     blocked_squares,
     distances,
-    hard_policy,
+    levels_policy,
     policy,
 )
 from necropolis.games.horus.state import HorusState
@@ -146,11 +146,11 @@ def test_it_does_not_walk_out_at_once_with_nothing() -> None:
     assert policy(SeatWindow(state, 0), random.Random(0)) != A_LEAVE
 
 
-def test_hards_tuning_does_not_count_on_a_rival_being_shut_in() -> None:
+def test_the_levels_tuning_does_not_count_on_a_rival_being_shut_in() -> None:
     # Seat 0 holds nothing; seat 1, still inside, carries a Horus treasure, and with two
     # blocks down the heuristic reads a fair chance that the blocks shut it in before it
     # is out. So it reckons walking out empty-handed a fair chance to win (it would win
-    # only if the rival never got out); hard's tuning counts on the rival getting out,
+    # only if the rival never got out); the levels' tuning counts on the rival getting out,
     # and so on nothing from a walk out with nothing (only the small consolation every
     # load is given).
     state = start([CHANTAL, DAVID], hands={1: ["Horus treasure (9)"]})
@@ -160,20 +160,20 @@ def test_hards_tuning_does_not_count_on_a_rival_being_shut_in() -> None:
     state.square[0], state.square[1] = 16, 7
     view = SeatWindow(state, 0).view()
     heuristic_me = _Me(view, 0, HEURISTIC)
-    hard_me = _Me(view, 0, HARD)
+    levels_me = _Me(view, 0, LEVELS)
     assert [bar[3] for bar in heuristic_me.bars] == [pytest.approx(20 / 48)]
-    assert [bar[3] for bar in hard_me.bars] == [0.0]
+    assert [bar[3] for bar in levels_me.bars] == [0.0]
     assert _go_utility(heuristic_me, 0.0, 0)[0] > 0.35
-    assert _go_utility(hard_me, 0.0, 0)[0] < 0.05
+    assert _go_utility(levels_me, 0.0, 0)[0] < 0.05
     # with a load that beats the rival's, both see the walk out as worth nearly as much
     rich = 30.0
-    assert _go_utility(hard_me, rich, 3)[0] > 0.8 and _go_utility(heuristic_me, rich, 3)[0] > 0.8
+    assert _go_utility(levels_me, rich, 3)[0] > 0.8 and _go_utility(heuristic_me, rich, 3)[0] > 0.8
 
 
-def test_the_shipped_tunings_differ_only_where_hard_was_tuned() -> None:
+def test_the_shipped_tunings_differ_only_where_the_levels_were_tuned() -> None:
     assert Tuning() == HEURISTIC
-    assert dataclasses.replace(HEURISTIC, rivals_shut_in=False) == HARD
-    assert load_game("horus").search_policy() is hard_policy
+    assert dataclasses.replace(HEURISTIC, rivals_shut_in=False) == LEVELS
+    assert load_game("horus").level_policy() is levels_policy
     assert load_game("horus").heuristic_policy() is policy
 
 

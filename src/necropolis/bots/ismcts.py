@@ -23,7 +23,7 @@ of an iteration in the rollout, so a cutoff buys several times more iterations p
 at the price of trusting the game's estimate. Without a cutoff every rollout runs to the
 end, as before.
 
-A search may be anchored to the game's heuristic policy (:meth:`Game.search_policy`, a
+A search may be anchored to the game's heuristic policy (:meth:`Game.level_policy`: a
 stronger tuning of it where the game has one): the bot asks the policy for its
 move as well, and plays the search's choice only if that choice's mean return beats the
 policy move's by at least ``anchor`` (and the policy move was searched at all); otherwise
@@ -133,7 +133,7 @@ class ISMCTSBot:
             return legal[0]
         started = time.perf_counter()
         anchor = window.game.search_anchor if self.anchor == "game" else self.anchor
-        policy = window.game.search_policy() if anchor is not None else None
+        policy = window.game.level_policy() if anchor is not None else None
         # The policy's thinking counts against the clock: hard promises a second in all.
         policy_action = policy(window, rng) if policy is not None else -1
         iterations = self.iterations

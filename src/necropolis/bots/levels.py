@@ -2,15 +2,17 @@
 
 Each level is a configured bot, chosen so that each beats the one below it clearly but
 not always (issue #20 asks 65-80% of two-player matches) and the slowest stays pleasant
-at a table. ``easy`` and ``medium`` follow the heuristic bot but play a random legal
-move at a rate the game sets (:attr:`~necropolis.engine.protocol.Game.easy_blunder_rate`,
+at a table. ``easy`` and ``medium`` follow the game's strategy for the levels
+(:meth:`~necropolis.engine.protocol.Game.level_policy`: the heuristic bot's, or a tuning
+of it that beats the heuristic, as in horus) but play a random legal move at a rate the
+game sets (:attr:`~necropolis.engine.protocol.Game.easy_blunder_rate`,
 :attr:`~necropolis.engine.protocol.Game.medium_blunder_rate`): they blunder as a
 beginner and as a club player do, and the rates space them, measured per game
 (``docs/strength.md``, "Levels"). ``hard`` is IS-MCTS (a game whose iterations are cheap
 may give it more of them: ``Game.hard_iterations``): rollouts cut off after
 :data:`HARD_CUTOFF` actions (then the game's estimate of the position is backed up) and
 exploration :data:`HARD_EXPLORATION`, both chosen by measurement, and anchored to the
-game's heuristic by the margin the game sets (``Game.search_anchor``; none by default,
+same strategy by the margin the game sets (``Game.search_anchor``; none by default,
 so the search alone decides).
 
 Hard's budget is an iteration count, so that a tournament replays exactly from its seed;
@@ -43,7 +45,9 @@ HARD_SECONDS = 0.9
 
 
 class BlunderingBot:
-    """The heuristic bot, with a random legal move at the rate the game sets for a level.
+    """The game's strategy for the levels (:meth:`Game.level_policy`: its heuristic, or a
+    tuning of it that beats the heuristic), with a random legal move at the rate the game
+    sets for a level.
 
     The rate is read from the game of each decision, so one bot serves every game. The
     generator is drawn once per decision before anything else, so a level replays
@@ -59,7 +63,10 @@ class BlunderingBot:
         if rng.random() < self._rate(window.game):
             actions = window.legal_actions()
             return actions[rng.randrange(len(actions))]
-        return self._heuristic.choose(window, rng)
+        policy = window.game.level_policy()
+        if policy is not None:
+            return policy(window, rng)
+        return self._heuristic.choose(window, rng)  # a game without a strategy of its own
 
 
 def easy() -> BlunderingBot:

@@ -169,11 +169,12 @@ class Game(ABC):
         """
         return None
 
-    def search_policy(self) -> Policy | None:
-        """The strategy an anchored search plays unless it finds a move clearly better
-        (:attr:`search_anchor`): the heuristic's, unless the game has a stronger tuning
-        of it for its hard level. The heuristic bot, and the easy and medium levels built
-        on it, keep :meth:`heuristic_policy`, the reference the levels are measured by."""
+    def level_policy(self) -> Policy | None:
+        """The strategy the levels play: easy and medium with a random move now and then,
+        hard (an anchored search) unless its search finds a move clearly better
+        (:attr:`search_anchor`). The heuristic's, unless the game has tuned a stronger
+        one; the heuristic bot keeps :meth:`heuristic_policy`, the fixed reference the
+        levels are measured by."""
         return self.heuristic_policy()
 
     def turn_planner(self) -> TurnPlanner | None:

@@ -132,11 +132,11 @@ class HorusGame(Game):
 
         return heuristic.policy
 
-    def search_policy(self) -> Policy:
-        """The heuristic tuned to beat itself (``heuristic.HARD``), for hard's search."""
+    def level_policy(self) -> Policy:
+        """The heuristic tuned to beat itself (``heuristic.LEVELS``)."""
         from necropolis.games.horus import heuristic
 
-        return heuristic.hard_policy
+        return heuristic.levels_policy
 
 
 GAME = HorusGame

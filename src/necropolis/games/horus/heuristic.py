@@ -39,12 +39,12 @@ few plain rules:
   the way out is long, a Crowbar or Lockpicking as soon as a lock lacks one face. At
   setup it takes the first free adventurer of a measured order (Shoot first).
 
-The strategy is the same for the heuristic bot and for the hard level's search; a
-:class:`Tuning` sets them apart. Hard's counts on every rival still inside getting out,
-where the heuristic reads the rival's chance of being shut in off the same sampled block
-orders and is then content with less (it even walks out empty-handed while a rival who
-holds something may be shut in): hard's tuning won 53% of two-player matches against the
-heuristic to its 27%.
+The strategy is the same for the heuristic bot and for the levels people play against;
+a :class:`Tuning` sets them apart. The levels' counts on every rival still inside getting
+out, where the heuristic reads the rival's chance of being shut in off the same sampled
+block orders and is then content with less (it even walks out empty-handed while a rival
+who holds something may be shut in): the levels' tuning won 53% of two-player matches
+against the heuristic to its 27%.
 """
 
 from __future__ import annotations
@@ -137,9 +137,10 @@ WAIT_IDLE_RISK = 0.1
 class Tuning:
     """The choices of judgement that set one horus strategy apart from another.
 
-    The heuristic bot plays :data:`HEURISTIC`, the reference every level is measured
-    against; the hard level's search follows :data:`HARD`, which won more often than the
-    heuristic in matches against it (``scripts/tune_horus_heuristic.py`` plays them).
+    The heuristic bot plays :data:`HEURISTIC`, the fixed reference every level is measured
+    against; the levels (easy and medium with their random moves, hard's search unless
+    it finds better) play :data:`LEVELS`, which won more often than the heuristic in
+    matches against it (``scripts/tune_horus_heuristic.py`` plays them).
     """
 
     #: Whether a rival still inside counts as possibly shut in before it gets out (then
@@ -153,7 +154,7 @@ class Tuning:
 
 
 HEURISTIC = Tuning()
-HARD = Tuning(rivals_shut_in=False)
+LEVELS = Tuning(rivals_shut_in=False)
 
 #: Preference of adventurers at setup, by measurement (200 paired two-player games each
 #: against the heuristic's previous version): Shoot, which clears a mummy out of the
@@ -576,9 +577,9 @@ def policy(window: SeatWindow, rng: random.Random) -> int:
     return decide(window, rng, HEURISTIC)
 
 
-def hard_policy(window: SeatWindow, rng: random.Random) -> int:
-    """The action of the strategy the hard level's search follows (:data:`HARD`)."""
-    return decide(window, rng, HARD)
+def levels_policy(window: SeatWindow, rng: random.Random) -> int:
+    """The action of the strategy the levels play (:data:`LEVELS`)."""
+    return decide(window, rng, LEVELS)
 
 
 def decide(window: SeatWindow, rng: random.Random, tuning: Tuning) -> int:
