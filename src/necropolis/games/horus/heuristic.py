@@ -40,11 +40,11 @@ few plain rules:
   setup it takes the first free adventurer of a measured order (Shoot first).
 
 The strategy is the same for the heuristic bot and for the levels people play against;
-a :class:`Tuning` sets them apart. The levels' counts on every rival still inside getting
-out, where the heuristic reads the rival's chance of being shut in off the same sampled
-block orders and is then content with less (it even walks out empty-handed while a rival
-who holds something may be shut in): the levels' tuning won 53% of two-player matches
-against the heuristic to its 27%.
+a :class:`Tuning` sets them apart. The levels' tuning counts on every rival still inside
+getting out, where the heuristic reads the rival's chance of being shut in off the same
+sampled block orders and is then content with less (it even walks out empty-handed while
+a rival who holds something may be shut in): the levels' tuning won 53% of two-player
+matches against the heuristic to its 27%.
 """
 
 from __future__ import annotations
@@ -148,7 +148,7 @@ class Tuning:
     #: square for its walk out and :data:`RIVAL_ROUNDS` more. Counting it makes a seat
     #: content with a small load while a rival is inside; of 1,000 two-player matches
     #: against the heuristic (seats alternated), the same strategy without it won 53.3%
-    #: to the heuristic's 26.7%, and the heuristic against itself 42.8% to 42.1% on the
+    #: to the heuristic's 26.7%, and the heuristic against itself 42.9% to 42.1% on the
     #: same seeds (the rest: nobody got out).
     rivals_shut_in: bool = True
 
