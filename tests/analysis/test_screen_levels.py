@@ -4,10 +4,8 @@ counts what the matches say."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import random
-import sys
 from pathlib import Path
 from types import ModuleType
 
@@ -17,18 +15,12 @@ from necropolis.bots import make_bot
 from necropolis.engine import SeatWindow, play_match
 from necropolis.engine.protocol import sample_chance
 from necropolis.games import load_game
-
-SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "screen_levels.py"
+from tests.analysis.scripts import load_script
 
 
 @pytest.fixture(scope="module")
 def screen() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("screen_levels", SCRIPT)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["screen_levels"] = module
-    spec.loader.exec_module(module)
-    return module
+    return load_script("screen_levels")
 
 
 def test_a_screened_rate_plays_as_the_level_that_carries_it(screen: ModuleType) -> None:

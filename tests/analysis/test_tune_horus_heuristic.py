@@ -3,11 +3,8 @@ refused with the fields there are, and a screened match is the tuned strategy's 
 
 from __future__ import annotations
 
-import importlib.util
 import random
-import sys
 from collections.abc import Callable
-from pathlib import Path
 from types import ModuleType
 
 import pytest
@@ -15,18 +12,12 @@ import pytest
 from necropolis.engine import SeatWindow, play_match
 from necropolis.games import load_game
 from necropolis.games.horus import heuristic
-
-SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "tune_horus_heuristic.py"
+from tests.analysis.scripts import load_script
 
 
 @pytest.fixture(scope="module")
 def tune() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("tune_horus_heuristic", SCRIPT)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["tune_horus_heuristic"] = module
-    spec.loader.exec_module(module)
-    return module
+    return load_script("tune_horus_heuristic")
 
 
 def test_tunings_are_read_as_the_shipped_ones_and_bad_ones_refused(tune: ModuleType) -> None:
