@@ -80,6 +80,8 @@ def play(job: tuple[str, Tuning, int, int, int]) -> tuple[str, float, float]:
 
 
 def screen(labels: Iterable[str], matches: int, players: int, seed: int, workers: int) -> None:
+    """Play ``matches`` matches of each tuning on ``workers`` processes; print each
+    tuning's line as its last match ends."""
     tunings = {label: parse_tuning(label) for label in labels}
     jobs = [(label, t, players, seed, i) for label, t in tunings.items() for i in range(matches)]
     totals = {label: [0.0, 0.0, 0] for label in tunings}

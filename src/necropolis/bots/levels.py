@@ -4,8 +4,8 @@ Each level is a configured bot, chosen so that each beats the one below it clear
 not always (issue #20 asks 65-80% of two-player matches) and the slowest stays pleasant
 at a table. ``easy`` and ``medium`` follow the game's strategy for the levels
 (:meth:`~necropolis.engine.protocol.Game.level_policy`: the heuristic bot's, or a tuning
-of it that beats the heuristic, as in horus) but play a random legal move at a rate the
-game sets (:attr:`~necropolis.engine.protocol.Game.easy_blunder_rate`,
+of it that beats the heuristic where a game has one) but play a random legal move at a
+rate the game sets (:attr:`~necropolis.engine.protocol.Game.easy_blunder_rate`,
 :attr:`~necropolis.engine.protocol.Game.medium_blunder_rate`): they blunder as a
 beginner and as a club player do, and the rates space them, measured per game
 (``docs/strength.md``, "Levels"). ``hard`` is IS-MCTS (a game whose iterations are cheap
