@@ -40,23 +40,51 @@ _FACE_DOWN_TYPES: tuple[tuple[int, ...], ...] = tuple(
 )
 
 
+#: Each card type's pile name, and each pile's card types as one slice of the supply
+#: (every pile's types are numbered in a run, which the module checks as it loads).
+_ORIGIN_OF: tuple[str, ...] = tuple(cp.ORIGINS[cp.CARD_ORIGIN[t]] for t in range(cp.NUM_CARD_TYPES))
+_DECK_SLICES: tuple[tuple[str, int, int], ...] = tuple(
+    (cp.ORIGINS[o], cp.TYPES_OF_ORIGIN[o][0], cp.TYPES_OF_ORIGIN[o][-1] + 1)
+    for o in (cp.RUBBLE, cp.SAND_DECK, cp.WATER_DECK, cp.MUMMY_PILE, cp.BLOCK_PILE)
+)
+assert all(
+    cp.TYPES_OF_ORIGIN[cp.ORIGINS.index(name)] == tuple(range(start, end))
+    for name, start, end in _DECK_SLICES
+)
+
+
 def _count_by_origin(cards: list[int]) -> dict[str, int]:
+    if not cards:
+        return {}
     out: dict[str, int] = {}
     for t in cards:
-        o = cp.ORIGINS[cp.CARD_ORIGIN[t]]
+        o = _ORIGIN_OF[t]
         out[o] = out.get(o, 0) + 1
-    return dict(sorted(out.items()))
+    return dict(sorted(out.items())) if len(out) > 1 else out
 
 
 def make_view(s: HorusState, seat: int | None) -> dict[str, Any]:
     player = s.current_player()
     acting = list(s.acting_seats())
+    terminal = s.node == N_TERMINAL
+    # (The table server builds every watching seat's view at every version: each card's
+    # face is decided once, and a seat's own cards or a finished match's need no asking.)
     players = []
+    card_name = cp.CARD_NAME
     for p in range(s.n):
-        seen = [t for t in s.hand[p] if not card_hidden_to(s, t, seat, p)]
-        unseen = [t for t in s.hand[p] if card_hidden_to(s, t, seat, p)]
-        bag_seen = s.bag[p] if seat == p or s.is_terminal() else []
+        hand = s.hand[p]
+        seen: list[int]
+        unseen: list[int]
+        if seat == p or terminal:
+            seen, unseen = list(hand), []
+        else:
+            seen, unseen = [], []
+            for t in hand:
+                (unseen if card_hidden_to(s, t, seat, p) else seen).append(t)
+        bag = s.bag[p]
+        bag_seen = bag if seat == p or terminal else []
         adv = s.adventurer[p]
+        square = s.square[p]
         players.append(
             {
                 "seat": p,
@@ -64,19 +92,19 @@ def make_view(s: HorusState, seat: int | None) -> dict[str, Any]:
                 "adventurer_id": adv,
                 "ability": cp.ABILITIES[adv] if adv >= 0 else None,
                 "ability_used": s.ability_used[p],
-                "square": s.square[p] if s.square[p] >= 0 else None,
+                "square": square if square >= 0 else None,
                 "status": STATUS_NAMES[s.status[p]],
                 "status_id": s.status[p],
                 "wll": s.wll[p],
                 "stamina": s.stamina[p],
                 "actions": s.actions[p],
-                "card_count": len(s.hand[p]),
-                "cards": [cp.CARD_NAME[t] for t in seen],
-                "card_types": list(seen),
+                "card_count": len(hand),
+                "cards": [card_name[t] for t in seen],
+                "card_types": seen,
                 "face_down": _count_by_origin(unseen),
-                "bag": [cp.CARD_NAME[t] for t in bag_seen],
+                "bag": [card_name[t] for t in bag_seen],
                 "bag_types": list(bag_seen),
-                "bag_face_down": len(s.bag[p]) - len(bag_seen),
+                "bag_face_down": len(bag) - len(bag_seen),
                 "chest_rolls": list(s.chest_rolls[p]),
             }
         )
@@ -147,10 +175,7 @@ def make_view(s: HorusState, seat: int | None) -> dict[str, Any]:
         "mummies": mummies,
         "sarcophagi": sarcophagi,
         "idols_in_alcoves": [cp.GODS[g] for g in range(len(cp.GODS)) if s.alcove_idol[g]],
-        "decks": {
-            cp.ORIGINS[o]: sum(s.supply[t] for t in cp.TYPES_OF_ORIGIN[o])
-            for o in (cp.RUBBLE, cp.SAND_DECK, cp.WATER_DECK, cp.MUMMY_PILE, cp.BLOCK_PILE)
-        },
+        "decks": {name: sum(s.supply[start:end]) for name, start, end in _DECK_SLICES},
         "discard": [cp.CARD_NAME[t] for t in discard_seen],
         "discard_types": discard_seen,
         "discard_face_down": _count_by_origin(discard_unseen),

@@ -70,10 +70,22 @@ def score_breakdown(st: LuxorState, viewer: int | None = None) -> list[SeatScore
     return out
 
 
+#: The parts' sentences already written, by kind, seat and parameters (all small ints): the
+#: server writes every seat's parts for every message it builds, and they seldom change.
+#: Emptied when full.
+_texts: dict[tuple[Any, ...], str] = {}
+_TEXTS_MAX = 4096
+
+
 def _part(
     st: LuxorState, kind: str, params: dict[str, Any], points: int, seat: int
 ) -> dict[str, Any]:
-    text = st.game.message(kind, params, seat)
+    key = (kind, seat, *params.values())
+    text = _texts.get(key)
+    if text is None:
+        if len(_texts) >= _TEXTS_MAX:
+            _texts.clear()
+        text = _texts[key] = st.game.message(kind, params, seat)
     return {"kind": kind, "params": params, "points": points, "text": text}
 
 
