@@ -1,7 +1,7 @@
 """Whole turns as the moves: the heuristic's best plans for a turn, each played a round on.
 
-A bot for games whose turns are several decisions (luxor: a card, an adventurer, how
-far, a tile's choice). A tree search over single decisions spends its iterations inside
+A bot for games whose turns are several decisions (a card, then a figure, then how far
+it goes, then what it takes). A tree search over single decisions spends its iterations inside
 the turn and barely sees past its end; the turn rollouts of
 :class:`~necropolis.bots.rollout.RolloutBot` play every single move a round on, which
 repeats the whole work at each decision of the turn and leaves few worlds for the
@@ -31,10 +31,10 @@ rest of the round played on by the planner (or the game's rollout policy, judged
 worlds, so that a match replays from its seed, with a clock cap checked between worlds.
 The bot decides from the seat's window alone: every world it reads is drawn from it.
 
-Measured as luxor's hard (128 worlds, six plans, the level's 0.9 s clock) it won 30 of
-60 two-player matches against the heuristic, where the IS-MCTS hard had won 34 of the
-same seeds (``docs/strength.md``, "Whole-turn plans"), so it is no level: it is the
-registry's ``plans`` (no clock), beside ``rollout``, for research.
+Measured as hard (128 worlds, six plans, the level's 0.9 s clock) in the game with such
+turns it was built for, it won no more two-player matches against the heuristic than
+the IS-MCTS hard did on the same seeds (``docs/strength.md``, "Whole-turn plans"), so it
+is no level: it is the registry's ``plans`` (no clock), beside ``rollout``, for research.
 """
 
 from __future__ import annotations
@@ -49,8 +49,9 @@ from necropolis.engine.protocol import State, TurnPlanner
 from necropolis.engine.seat import SeatWindow
 
 #: The most ways to play out a turn that are listed; a turn with more is searched one
-#: decision deep. (A luxor turn has a few to some tens at its start: a median of 8 and at
-#: most 47 over three heuristic matches; its heuristic lists them at every decision too.)
+#: decision deep. (A turn of the game with such turns has a few to some tens at its start: a
+#: median of 8 and at most 47 over three heuristic matches; its heuristic lists them at
+#: every decision too.)
 MAX_PLANS = 5000
 
 Plan = tuple[int, ...]

@@ -1,7 +1,7 @@
 """Turn rollouts: judge each move by playing it a round on with the game's turn planner.
 
 A bot for games whose turns are several decisions and whose heuristic plans a turn whole
-(luxor: a card, an adventurer, how far, a tile's choice). A tree search of a thousand
+(a card, then a figure, then how far it goes, then what it takes). A tree search of a thousand
 iterations barely reaches the end of such a turn; this bot spends its time the other way
 round. It draws worlds consistent with the seat's window (:meth:`SeatWindow.resample`,
 never the true state) and, in each world, applies every legal move in turn and plays on
@@ -25,9 +25,10 @@ rollout of the game's default policy), though it is meant for the games that hav
 The budget is a number of worlds, so that a match replays from its seed, with a clock
 cap checked between worlds.
 
-Measured as luxor's hard (64 worlds within the level's second, on a two-core machine) it
-came out level with the IS-MCTS hard, not above it, and far below it in horus
-(``docs/strength.md``, "Turn rollouts"), so it is no level: it is the registry's
+Measured as hard (64 worlds within the level's second, on a two-core machine) it came
+out level with the IS-MCTS hard in the game with such turns, not above it, and far below
+it in a game whose consequences come rounds later (``docs/strength.md``, "Turn
+rollouts"), so it is no level: it is the registry's
 ``rollout``, for trying planners and values without touching the levels.
 """
 
