@@ -52,7 +52,12 @@ def parse_tuning(text: str) -> Tuning:
                 raise ValueError(f"{name} is true or false, not {value!r}")
             changes[name] = value.lower() == "true"
         else:
-            changes[name] = type(default)(value)
+            kind = type(default)
+            try:
+                changes[name] = kind(value)
+            except ValueError:
+                what = "a whole number" if kind is int else "a number"
+                raise ValueError(f"{name} is {what}, not {value!r}") from None
     return dataclasses.replace(heuristic.HEURISTIC, **changes)
 
 

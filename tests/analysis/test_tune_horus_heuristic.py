@@ -3,6 +3,7 @@ refused with the fields there are, and a screened match is the tuned strategy's 
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections.abc import Callable
 from types import ModuleType
@@ -29,6 +30,16 @@ def test_tunings_are_read_as_the_shipped_ones_and_bad_ones_refused(tune: ModuleT
         tune.parse_tuning("rival_shut=false")
     with pytest.raises(ValueError, match="true or false"):
         tune.parse_tuning("rivals_shut_in=maybe")
+    # the other fields take their defaults' types: the screened rows of docs/strength.md
+    tuned = tune.parse_tuning("rivals_shut_in=false,risk_weight=1.5,rival_rounds=2,stay_cost=0.95")
+    assert tuned == dataclasses.replace(
+        heuristic.LEVELS, risk_weight=1.5, rival_rounds=2, stay_cost=0.95
+    )
+    assert type(tuned.rival_rounds) is int and type(tuned.stay_cost) is float
+    with pytest.raises(ValueError, match=r"rival_rounds is a whole number, not '2\.5'"):
+        tune.parse_tuning("rival_rounds=2.5")
+    with pytest.raises(ValueError, match="stay_cost is a number, not 'high'"):
+        tune.parse_tuning("stay_cost=high")
 
 
 def test_a_screened_match_is_played_by_the_tuned_strategy(tune: ModuleType) -> None:

@@ -170,6 +170,30 @@ def test_the_levels_tuning_does_not_count_on_a_rival_being_shut_in() -> None:
     assert _go_utility(levels_me, rich, 3)[0] > 0.8 and _go_utility(heuristic_me, rich, 3)[0] > 0.8
 
 
+def test_the_screened_fields_weigh_the_risks_as_the_tuning_says() -> None:
+    # The position above: the rival's chance of being shut in is read over its walk out
+    # and the tuning's rival_rounds more, so fewer rounds read less of it; the seat's own
+    # sampled risk is feared risk_weight times, never above certainty.
+    state = start([CHANTAL, DAVID], hands={1: ["Horus treasure (9)"]})
+    keep_all(state)
+    roll(state, [6, 6, 6, 6, 6])
+    _fell(state, [26, 33])
+    state.square[0], state.square[1] = 16, 7
+    view = SeatWindow(state, 0).view()
+    shut = [
+        _Me(view, 0, dataclasses.replace(HEURISTIC, rival_rounds=r)).bars[0][3] for r in (0, 4, 8)
+    ]
+    assert shut[0] < shut[1] < shut[2]
+    me = _Me(view, 0, dataclasses.replace(LEVELS, risk_weight=2.0))
+    assert me.feared(0.2) == pytest.approx(0.4)
+    assert me.feared(0.7) == 1.0
+    assert _Me(view, 0, LEVELS).feared(0.2) == 0.2
+    # stay_cost weighs only the rounds a raid adds to the walk out: going now ignores it
+    rich = 30.0
+    cheap = _go_utility(_Me(view, 0, dataclasses.replace(LEVELS, stay_cost=0.999)), rich, 3)
+    assert cheap == _go_utility(_Me(view, 0, LEVELS), rich, 3)
+
+
 def test_the_shipped_tunings_differ_only_where_the_levels_were_tuned() -> None:
     assert Tuning() == HEURISTIC
     assert dataclasses.replace(HEURISTIC, rivals_shut_in=False) == LEVELS

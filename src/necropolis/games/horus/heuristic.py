@@ -118,15 +118,11 @@ CHEST_VALUE = 3.5
 #: What a rival still inside may add to its load before it leaves, and how unsure that is.
 RIVAL_GAIN = 8.0
 RIVAL_SPREAD = 6.0
-#: Rounds a rival inside is taken to stay beyond its walk out, for its risk of being shut in.
-RIVAL_ROUNDS = 4
 #: Points a wound costs (a card toward a slower level, for good if a mummy gave it).
 WOUND_COST = 1.5
 #: A search of the sand or the pond: a treasure or chest ten times in eighteen, less the
 #: scorpion or crocodile that comes the other times.
 SEARCH_WORTH = 1.8
-#: What one more round inside is worth beside the sampled sealing risk (unseen dangers).
-STAY_COST = 0.98
 #: Waiting on an exit space: the largest share of sampled block orders that may shut the
 #: seat in before it can leave, and the chance of an idle round that counts one more block.
 WAIT_CUT_RISK = 0.0
@@ -145,12 +141,20 @@ class Tuning:
 
     #: Whether a rival still inside counts as possibly shut in before it gets out (then
     #: the seat need not beat its load): read off the sampled block orders at the rival's
-    #: square for its walk out and :data:`RIVAL_ROUNDS` more. Counting it makes a seat
+    #: square for its walk out and :attr:`rival_rounds` more. Counting it makes a seat
     #: content with a small load while a rival is inside; of 1,000 two-player matches
     #: against the heuristic (seats alternated), the same strategy without it won 53.3%
     #: to the heuristic's 26.7%, and the heuristic against itself 42.9% to 42.1% on the
     #: same seeds (the rest: nobody got out).
     rivals_shut_in: bool = True
+    #: How many times its sampled chance of being shut in a seat fears, weighing a raid
+    #: against heading out (1: as sampled).
+    risk_weight: float = 1.0
+    #: Rounds a rival inside is taken to stay beyond its walk out, for its risk of being
+    #: shut in (read only when :attr:`rivals_shut_in`).
+    rival_rounds: int = 4
+    #: What one more round inside is worth beside the sampled sealing risk (unseen dangers).
+    stay_cost: float = 0.98
 
 
 HEURISTIC = Tuning()
@@ -421,6 +425,7 @@ class _Me:
     def __init__(self, view: dict[str, Any], seat: int, tuning: Tuning = HEURISTIC) -> None:
         self.view = view
         self.seat = seat
+        self.tuning = tuning
         me = view["players"][seat]
         self.me = me
         self.square: int = me["square"] if me["square"] is not None else -1
@@ -465,8 +470,12 @@ class _Me:
         if sq is None or sq < 0:
             return 0.0
         rate = max(actions_per_round(_level(int(rival["card_count"])), 0), 0.5) * 0.8
-        rounds = math.ceil((self.exit_dist[sq] + 1) / rate) + RIVAL_ROUNDS
+        rounds = math.ceil((self.exit_dist[sq] + 1) / rate) + self.tuning.rival_rounds
         return cut_risk(self.table[sq], rounds - 1)
+
+    def feared(self, risk: float) -> float:
+        """A sampled chance of being shut in, as the tuning fears it."""
+        return min(1.0, risk * self.tuning.risk_weight)
 
     def blocks_before_out(self, extra_rounds: float = 0.0, square: int | None = None) -> int:
         """Blocks that fall before the seat is out if it heads for an exit (after
@@ -633,7 +642,7 @@ def _go_utility(me: _Me, value: float, cards: int) -> tuple[float, int]:
     """The worth of heading out now with a load of ``value`` on ``cards`` cards, and the
     rounds it takes."""
     rounds = _rounds(me, me.exit_dist[me.square] + 1, cards)
-    return me.win_chance(value) * (1.0 - cut_risk(me.times, rounds - 1)), rounds
+    return me.win_chance(value) * (1.0 - me.feared(cut_risk(me.times, rounds - 1))), rounds
 
 
 def _plan(me: _Me) -> int:
@@ -660,11 +669,12 @@ def _plan(me: _Me) -> int:
         if reach >= FAR:
             continue
         rounds = _rounds(me, reach + work + me.exit_dist[sq] + 1, me.count + cards)
-        risk = cut_risk(me.table[sq], rounds - 1)
+        risk = me.feared(cut_risk(me.table[sq], rounds - 1))
         # a mummy standing there touches on arrival, one may walk in at the round's end
         stuck = reach + work >= me.actions  # no action left to step away this round
         worth -= WOUND_COST * ((reach > 0 and sq in me.standing) + stuck * me.threat[sq])
-        u = me.win_chance(me.value + worth) * (1.0 - risk) * STAY_COST ** (rounds - go_rounds)
+        stay = me.tuning.stay_cost ** (rounds - go_rounds)
+        u = me.win_chance(me.value + worth) * (1.0 - risk) * stay
         u -= 1e-6 * reach  # the nearer of equal targets
         if u > best_u + 1e-9:
             best, best_u = sq, u
