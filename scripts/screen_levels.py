@@ -9,7 +9,8 @@ plays named bots only, so this script plays them. A bot is a registered name
 same at the rate N/D (``h1/3`` is easy's default third exactly, where ``h33`` is 0.33),
 or ``hardNNNN``,
 hard with NNNN iterations a decision instead of the game's (its clock, cutoff,
-exploration and anchor unchanged). Each pairing
+exploration and anchor unchanged), ``hard@A`` hard anchored at the margin ``A`` instead
+of the game's (``hardNNNN@A`` both). Each pairing
 ``GAME:A:B:N:SEED`` plays ``N`` matches, seats alternated, match ``i`` from the
 tournament's seed for ``(SEED, i)``, so that ``necropolis tournament GAME --bots A,B -n N
 -p 2 --seed SEED`` plays the very same matches once the levels carry those rates (hard's
@@ -52,7 +53,7 @@ Job = tuple[str, str, str, int, int]
 def bot(name: str) -> Player:
     """A registered bot; ``hNN``: the heuristic with a random move NN% of the time;
     ``hN/D``: the same at the rate N/D; ``hardNNNN``: hard with NNNN iterations a
-    decision."""
+    decision; ``hard@A``: hard anchored at A; ``hardNNNN@A``: both."""
     rate: float | None = None
     if name.startswith("h") and name[1:].isdigit():
         rate = int(name[1:]) / 100
@@ -65,13 +66,26 @@ def bot(name: str) -> Player:
     if rate is not None:
         chosen = rate
         return BlunderingBot(name, lambda game: chosen)
-    if name.startswith("hard") and name[4:].isdigit():
+    if name.startswith("hard") and name != "hard":
+        count, at, margin = name[4:].partition("@")
+        if (count and not count.isdigit()) or (at and not _is_margin(margin)):
+            raise ValueError(f"hard is hardNNNN, hard@A or hardNNNN@A, not {name!r}")
         search = hard()
-        search.iterations = int(name[4:])
-        search.game_iterations = False
+        if count:
+            search.iterations = int(count)
+            search.game_iterations = False
+        if at:
+            search.anchor = float(margin)
         search.name = name
         return search
     return make_bot(name)
+
+
+def _is_margin(text: str) -> bool:
+    try:
+        return float(text) >= 0.0
+    except ValueError:
+        return False
 
 
 class _Timed:

@@ -86,3 +86,15 @@ def test_hard_with_a_count_is_hard_searching_that_many_iterations(screen: Module
     screened.choose(SeatWindow(state, state.current_player()), rng)
     # (the clock may end a search on a loaded machine, never the count raised)
     assert 0 < screened.last.iterations <= 500
+
+
+def test_hard_with_a_margin_is_hard_anchored_there(screen: ModuleType) -> None:
+    level = make_bot("hard")
+    anchored = screen.bot("hard@0.1")
+    assert (anchored.anchor, anchored.name) == (0.1, "hard@0.1")
+    assert (anchored.iterations, anchored.game_iterations) == (level.iterations, True)
+    both = screen.bot("hard4000@0")
+    assert (both.anchor, both.iterations, both.game_iterations) == (0.0, 4000, False)
+    for bad in ("hard@", "hard@-1", "hard@x", "hardx", "hard12@0.1@2"):
+        with pytest.raises(ValueError, match="hardNNNN@A"):
+            screen.bot(bad)
