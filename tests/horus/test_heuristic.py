@@ -184,6 +184,10 @@ def test_the_screened_fields_weigh_the_risks_as_the_tuning_says() -> None:
         _Me(view, 0, dataclasses.replace(HEURISTIC, rival_rounds=r)).bars[0][3] for r in (0, 4, 8)
     ]
     assert shut[0] < shut[1] < shut[2]
+    # what the rival inside may yet add, and how unsure that is, are the tuning's
+    gains = _Me(view, 0, dataclasses.replace(LEVELS, rival_gain=3.0, rival_spread=2.0)).bars
+    assert [bar[1:3] for bar in gains] == [(3.0, 2.0)]
+    assert [bar[1:3] for bar in _Me(view, 0, LEVELS).bars] == [(8.0, 6.0)]
     me = _Me(view, 0, dataclasses.replace(LEVELS, risk_weight=2.0))
     assert me.feared(0.2) == pytest.approx(0.4)
     assert me.feared(0.7) == 1.0

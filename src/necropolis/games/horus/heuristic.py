@@ -115,9 +115,6 @@ BACK_VALUE = {
 }
 BACK_GOD = {"sand": 0, "water": 1, "thoth": 2, "anubis": 3, "horus": 4}
 CHEST_VALUE = 3.5
-#: What a rival still inside may add to its load before it leaves, and how unsure that is.
-RIVAL_GAIN = 8.0
-RIVAL_SPREAD = 6.0
 #: Points a wound costs (a card toward a slower level, for good if a mummy gave it).
 WOUND_COST = 1.5
 #: A search of the sand or the pond: a treasure or chest ten times in eighteen, less the
@@ -147,6 +144,10 @@ class Tuning:
     #: to the heuristic's 26.7%, and the heuristic against itself 42.9% to 42.1% on the
     #: same seeds (the rest: nobody got out).
     rivals_shut_in: bool = True
+    #: What a rival still inside may add to its load before it leaves, and how unsure
+    #: that is (points).
+    rival_gain: float = 8.0
+    rival_spread: float = 6.0
     #: How many times its sampled chance of being shut in a seat fears, weighing a raid
     #: against heading out (1: as sampled).
     risk_weight: float = 1.0
@@ -454,8 +455,8 @@ class _Me:
             if r["status_id"] == ESCAPED
             else (
                 estimate_load(r),
-                RIVAL_GAIN,
-                RIVAL_SPREAD,
+                tuning.rival_gain,
+                tuning.rival_spread,
                 self.rival_shut_in(r) if tuning.rivals_shut_in else 0.0,
             )
             for r in self.rivals
