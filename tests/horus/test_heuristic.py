@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
+from typing import Any
 
 import pytest
 
@@ -146,6 +147,17 @@ def test_it_does_not_walk_out_at_once_with_nothing() -> None:
     assert policy(SeatWindow(state, 0), random.Random(0)) != A_LEAVE
 
 
+def _empty_handed_beside_a_rich_rival() -> dict[str, Any]:
+    """Seat 0's view: it holds nothing, on square 16; seat 1, on square 7, carries a Horus
+    treasure; blocks 26 and 33 are down."""
+    state = start([CHANTAL, DAVID], hands={1: ["Horus treasure (9)"]})
+    keep_all(state)
+    roll(state, [6, 6, 6, 6, 6])
+    _fell(state, [26, 33])
+    state.square[0], state.square[1] = 16, 7
+    return SeatWindow(state, 0).view()
+
+
 def test_the_levels_tuning_does_not_count_on_a_rival_being_shut_in() -> None:
     # Seat 0 holds nothing; seat 1, still inside, carries a Horus treasure, and with two
     # blocks down the heuristic reads a fair chance that the blocks shut it in before it
@@ -153,12 +165,7 @@ def test_the_levels_tuning_does_not_count_on_a_rival_being_shut_in() -> None:
     # only if the rival never got out); the levels' tuning counts on the rival getting out,
     # and so on nothing from a walk out with nothing (only the small consolation every
     # load is given).
-    state = start([CHANTAL, DAVID], hands={1: ["Horus treasure (9)"]})
-    keep_all(state)
-    roll(state, [6, 6, 6, 6, 6])
-    _fell(state, [26, 33])
-    state.square[0], state.square[1] = 16, 7
-    view = SeatWindow(state, 0).view()
+    view = _empty_handed_beside_a_rich_rival()
     heuristic_me = _Me(view, 0, HEURISTIC)
     levels_me = _Me(view, 0, LEVELS)
     assert [bar[3] for bar in heuristic_me.bars] == [pytest.approx(20 / 48)]
@@ -174,12 +181,7 @@ def test_the_screened_fields_weigh_the_risks_as_the_tuning_says() -> None:
     # The position above: the rival's chance of being shut in is read over its walk out
     # and the tuning's rival_rounds more, so fewer rounds read less of it; the seat's own
     # sampled risk is feared risk_weight times, never above certainty.
-    state = start([CHANTAL, DAVID], hands={1: ["Horus treasure (9)"]})
-    keep_all(state)
-    roll(state, [6, 6, 6, 6, 6])
-    _fell(state, [26, 33])
-    state.square[0], state.square[1] = 16, 7
-    view = SeatWindow(state, 0).view()
+    view = _empty_handed_beside_a_rich_rival()
     shut = [
         _Me(view, 0, dataclasses.replace(HEURISTIC, rival_rounds=r)).bars[0][3] for r in (0, 4, 8)
     ]
