@@ -12,8 +12,11 @@ import pytest
 
 from necropolis.engine import SeatWindow, play_match
 from necropolis.games import load_game
+from necropolis.games.horus import components as cp
 from necropolis.games.horus import heuristic
+from necropolis.games.horus.codes import A_DONE, A_LEAVE, SEALED
 from tests.analysis.scripts import load_script
+from tests.horus.helpers import DAVID, JOSE, keep_all, roll, start
 
 
 @pytest.fixture(scope="module")
@@ -45,7 +48,7 @@ def test_tunings_are_read_as_the_shipped_ones_and_bad_ones_refused(tune: ModuleT
 def test_a_screened_match_is_played_by_the_tuned_strategy(tune: ModuleType) -> None:
     # Match 1 of seed 5 at two players seats the tuning in seat 1: the very match the
     # levels' strategy and the heuristic play through the driver, with the same returns.
-    label, mine, theirs = tune.play(("levels", heuristic.LEVELS, 2, 5, 1))
+    label, mine, theirs, fate = tune.play(("levels", heuristic.LEVELS, 2, 5, 1))
     game = load_game("horus", players=2)
 
     class Follows:
@@ -62,3 +65,35 @@ def test_a_screened_match_is_played_by_the_tuned_strategy(tune: ModuleType) -> N
     )
     assert label == "levels"
     assert (mine, theirs) == (state.returns()[1], state.returns()[0])
+    # how it ended, as the finished match shows it to everyone
+    players = state.view(None)["players"]
+    status, other_out, won, _ = fate
+    assert status == players[1]["status"]
+    assert other_out == (players[0]["status"] == "escaped")
+    returns = state.returns()
+    expected = "a heuristic" if returns[0] > returns[1] else "the tuning"
+    if returns[0] == returns[1]:
+        expected = "nobody" if returns[1] == 0 else "the tuning shared"
+    assert won == expected
+
+
+def test_a_seat_that_waits_on_an_exit_with_cards_is_counted_as_staying(tune: ModuleType) -> None:
+    # The heuristic's own test position: seat 0 on its exit with two treasures, the rival
+    # inside, no one block able to shut it in, so it waits; empty-handed there, or leaving,
+    # it does not count.
+    state = start([JOSE, DAVID], hands={0: ["Anubis treasure (9)", "Horus treasure (10)"]})
+    keep_all(state)
+    roll(state, [6, 6, 6, 6, 6])
+    open_blocks = (13, 2, 3, 23, 24, 33, 34, 35, 36)
+    for b in range(1, 37):
+        if b not in open_blocks:
+            state.fallen[b - 1] = True
+            state.box.remove(b - 1)
+    state.square[0] = cp.ENTRANCES[0]
+    bot = tune.TunedBot("levels", heuristic.LEVELS)
+    assert bot.choose(SeatWindow(state, 0), random.Random(0)) == A_DONE
+    assert bot.stayed_at_exit
+    state.status[1] = SEALED  # alone inside: it leaves, and a fresh bot never stayed
+    leaving = tune.TunedBot("levels", heuristic.LEVELS)
+    assert leaving.choose(SeatWindow(state, 0), random.Random(0)) == A_LEAVE
+    assert not leaving.stayed_at_exit
