@@ -108,7 +108,9 @@ def play(job: tuple[str, Tuning, int, int, int]) -> tuple[str, float, float, Fat
         if mine not in winners
         else "the tuning"
         if len(winners) == 1
-        else "the tuning shared"
+        else "the tuning and a heuristic"
+        if len(winners) == 2
+        else f"the tuning and {len(winners) - 1} heuristics"
     )
     fate = (seen[mine]["status"], out, won, tuned.stayed_at_exit)
     return label, returns[mine], (sum(returns) - returns[mine]) / (players - 1), fate

@@ -73,7 +73,7 @@ def test_a_screened_match_is_played_by_the_tuned_strategy(tune: ModuleType) -> N
     returns = state.returns()
     expected = "a heuristic" if returns[0] > returns[1] else "the tuning"
     if returns[0] == returns[1]:
-        expected = "nobody" if returns[1] == 0 else "the tuning shared"
+        expected = "nobody" if returns[1] == 0 else "the tuning and a heuristic"
     assert won == expected
 
 
