@@ -83,6 +83,52 @@ def test_decisions_of_many_tables_at_once_are_each_a_legal_move(game_id: str) ->
         assert action in legal
 
 
+def _the_seats_own_run(game_id: str, actions: list[int], seat: int, turn: list[int]) -> None:
+    """``turn`` is a run of ``seat``'s decisions after ``actions``: each legal where it is
+    played, and each but the first played where the seat alone acts after its own last
+    decision (no chance outcome, no other seat, between them)."""
+    state = load_game(game_id).new_initial_state()
+    for action in actions:
+        state.apply_action(action)
+    for action in turn:
+        assert state.acting_seats() == (seat,) and state.current_player() == seat
+        assert action in state.legal_actions(seat)
+        state.apply_action(action)
+
+
+@pytest.mark.parametrize("game_id", game_ids())
+def test_a_bots_turn_of_several_decisions_comes_back_at_once(game_id: str) -> None:
+    """Asked for its turn, a worker answers the seat's decisions while the seat alone
+    goes on acting, a run that the table commits as one; asked for one, it answers one."""
+    positions = _positions(game_id, 40, seed=4)
+
+    async def main() -> tuple[list[list[int]], list[int]]:
+        pool = bots.BotPool(1)
+        try:
+            turns = [
+                await pool.decide_turn(game_id, {}, actions, seat, "easy", "t1")
+                for actions, seat, _legal in positions
+            ]
+            ones = [
+                await pool.decide(game_id, {}, actions, seat, "easy", "t1")
+                for actions, seat, _legal in positions[:5]
+            ]
+            return turns, ones
+        finally:
+            await pool.close()
+
+    turns, ones = asyncio.run(main())
+    for (actions, seat, legal), turn in zip(positions, turns, strict=True):
+        assert 1 <= len(turn) <= bots.TURN_MOST and turn[0] in legal
+        _the_seats_own_run(game_id, actions, seat, turn)
+    for (_actions, _seat, legal), one in zip(positions, ones, strict=False):
+        assert one in legal
+    if game_id in ("horus", "luxor"):
+        # Their turns are several decisions (a card, then the steps it allows; a move,
+        # then what is done where it ends): some come back as runs.
+        assert max(len(t) for t in turns) > 1
+
+
 def test_a_failing_bot_fails_its_decision_alone() -> None:
     game_id = game_ids()[0]
     (actions, seat, legal), *_ = _positions(game_id, 1, seed=2)

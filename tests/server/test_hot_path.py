@@ -141,6 +141,41 @@ def test_a_bot_worker_keeps_a_tables_state_and_replays_only_what_is_new() -> Non
     assert len(bots._kept) == 1
 
 
+def test_a_bot_worker_keeps_the_state_its_turn_led_to() -> None:
+    """After a turn of several decisions, the worker keeps the state after those it played
+    on from (all but the last, or all when another seat or chance acts next), so the
+    table's next request, whose record begins with them, replays only what is new."""
+    game_id = "luxor"
+    live = _live(game_id)
+    rng = random.Random(5)
+    bots._kept.clear()
+    longest: list[int] = []
+    start: tuple[list[int], int] = ([], 0)
+    while len(longest) < 2 and not live.state.is_terminal():
+        state = live.state
+        if state.current_player() == CHANCE:
+            live.apply(None, sample_chance(state, rng))
+            continue
+        seat = next(iter(state.acting_seats()))
+        actions = [a for _, a in live.actions]
+        turn = bots.decide_turn(game_id, {}, actions, seat, "easy", "t1")
+        (kept_actions, kept), *_ = bots._kept.values()
+        assert kept_actions[: len(actions)] == actions
+        assert kept_actions[len(actions) :] == turn[: len(kept_actions) - len(actions)]
+        fresh = load_game(game_id).new_initial_state()
+        for action in kept_actions:
+            fresh.apply_action(action)
+        assert str(kept) == str(fresh)
+        for action in turn:
+            live.apply(seat, action)
+        if len(turn) > len(longest):
+            longest, start = turn, (actions, seat)
+    assert len(longest) >= 2, "a luxor turn of several decisions was asked at once"
+    # Where that turn began: one decision at most, or none begun after the time, is one.
+    assert len(bots.decide_turn(game_id, {}, *start, "easy", None, most=1)) == 1
+    assert len(bots.decide_turn(game_id, {}, *start, "easy", None, seconds=0)) == 1
+
+
 def test_a_seat_handed_to_a_bot_is_narrated_while_its_person_still_watches() -> None:
     players = load_game(game_ids()[0]).num_players
     live = _live(game_ids()[0], ["link", "link"] + ["bot"] * (players - 2))

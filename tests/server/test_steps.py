@@ -9,9 +9,11 @@ and check that they stay within the seat's view and within the kept window.
 
 from __future__ import annotations
 
+import itertools
 import json
 import random
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -167,3 +169,37 @@ def test_a_move_and_the_chance_outcomes_it_leads_to_come_as_one(sqlite_url: str)
             state.apply_action(action)
         for seat in seats:
             seat.close()
+
+
+def test_a_bots_turn_of_several_decisions_comes_as_one(sqlite_url: str) -> None:
+    """A bot's turn of several decisions (in luxor a card, then the steps it allows) is
+    decided, committed and told at once: the person at the table is sent one message
+    whose steps show each of the bot's decisions in turn, never the versions between."""
+    with running_server(sqlite_url) as server:
+        created = server.create_table("luxor", ["me", "bot"])
+        table_id = created["table_id"]
+        person = SyncSeat.connect(server, table_id, created["seats"][0]["token"])
+        rng = random.Random(12)
+
+        def runs() -> list[list[dict[str, Any]]]:
+            """The bot's decisions told together: consecutive steps of seat 1."""
+            found = []
+            for message in person.received:
+                steps = message["steps"] if message["type"] == "state" else []
+                for a, b in itertools.pairwise(steps):
+                    if a["by"] == b["by"] == 1:
+                        found.append([a, b])
+            return found
+
+        while not runs() and person.state["status"] == "playing":
+            state = person.until(lambda st: bool(st["actions"]) or st["status"] == "finished")
+            if state["actions"]:
+                person.act(rng.choice(state["actions"])["action"], state["version"])
+                answer(person, state["version"])
+        assert runs(), "a turn of the bot's several decisions came in one message"
+        seen = {m["version"] for m in person.received if m["type"] == "state"}
+        record = Store(make_engine(sqlite_url)).actions(table_id)
+        for a, _b in runs():
+            # The version between the two decisions was never a message of its own.
+            assert a["version"] not in seen and record[a["version"] - 1][0] == 1
+        person.close()

@@ -5,7 +5,9 @@ decision runs in a worker process started from a ``forkserver`` (which imports t
 games and bots once): the worker gets the game, its options, the table's actions and the
 seat, replays the record, and decides through the seat's
 :class:`~necropolis.engine.seat.SeatWindow` with one of the levels of
-:mod:`necropolis.bots`. It returns only an action id. Each worker keeps the states of the
+:mod:`necropolis.bots`. It returns only action ids: the seat's decision, and the ones
+after it while the seat alone goes on acting with nothing left to chance (a turn of
+several decisions, asked for at once: :func:`decide_turn`). Each worker keeps the states of the
 tables it decided for lately, so that the next decision at a table applies only the
 actions committed since (the record only grows; a state whose actions are not a prefix
 of the table's is replayed afresh), and a table's next decision goes to the worker that
@@ -53,6 +55,15 @@ DECISION_DEADLINE = 30.0
 #: Decisions one worker is asked at a time: it reads the next while the loop reads its
 #: answer (a concurrent.futures pool keeps one call queued ahead for the same reason).
 DEPTH = 2
+#: A bot's decisions asked for at once (:func:`decide_turn`): a turn of several decisions
+#: (a card, then the steps it allows) is then one round trip to a worker, one commit and
+#: one message to each connection, whose ``steps`` show them one at a time. Kept within
+#: what ``steps`` shows (``live.STEPS_KEPT``), with room for the chance outcomes after.
+TURN_MOST = 8
+#: No further decision of a turn is begun after this many seconds: a quick bot's turn
+#: is told whole, a slow one's (hard thinks up to a second) each decision as it is made,
+#: so that the people at the table do not wait on the whole turn to see its first move.
+TURN_SECONDS = 0.25
 #: Seconds a closing pool gives its workers to end before they are killed.
 CLOSE_SECONDS = 2.0
 #: A worker lost younger than this many seconds is replaced after a wait that doubles
@@ -81,10 +92,29 @@ def decide(
 ) -> int:
     """The action the bot of ``level`` plays for ``seat`` after ``actions`` (in a worker);
     ``table_id`` names the table whose state the worker may keep for next time."""
+    return decide_turn(game_id, options, actions, seat, level, table_id, most=1)[0]
+
+
+def decide_turn(
+    game_id: str,
+    options: dict[str, Any],
+    actions: list[int],
+    seat: int,
+    level: str,
+    table_id: str | None = None,
+    most: int = TURN_MOST,
+    seconds: float = TURN_SECONDS,
+) -> list[int]:
+    """The bot of ``level``'s decisions for ``seat`` after ``actions`` (in a worker): the
+    first, then each next one while the seat alone acts and nothing is left to chance, up
+    to ``most`` of them, and no more once ``seconds`` have gone by. Each is decided from
+    the seat's view of the position its earlier ones led to, as if asked one at a time.
+    ``table_id`` names the table whose state the worker may keep for next time."""
     from necropolis.bots import make_bot
     from necropolis.engine.seat import SeatWindow
     from necropolis.games import load_game
 
+    started = time.monotonic()
     key = f"{table_id}:{game_id}:{sorted(options.items())}" if table_id is not None else None
     kept = _kept.pop(key, None) if key is not None else None
     if kept is not None and len(kept[0]) <= len(actions) and actions[: len(kept[0])] == kept[0]:
@@ -93,12 +123,27 @@ def decide(
         done, state = [], load_game(game_id, **options).new_initial_state()
     for action in actions[len(done) :]:
         state.apply_action(action)
+    applied = list(actions)
+    bot = make_bot(level)
+    rng = random.Random()
+    chosen: list[int] = []
+    while True:
+        chosen.append(bot.choose(SeatWindow(state, seat), rng))
+        if len(chosen) >= most or time.monotonic() - started >= seconds:
+            break
+        # The next decision is the seat's own only if it alone acts after this one, with
+        # no chance outcome between (those are drawn by the table, from its seed).
+        state.apply_action(chosen[-1])
+        applied.append(chosen[-1])
+        if state.current_player() != seat or state.acting_seats() != (seat,):
+            break
     if key is not None:
-        _kept[key] = (list(actions), state)
+        # The state as far as this worker applied it: the table's next record starts with
+        # these actions once it commits the turn (and is replayed afresh if it did not).
+        _kept[key] = (applied, state)
         while len(_kept) > KEPT_STATES:
             _kept.popitem(last=False)
-    bot = make_bot(level)
-    return bot.choose(SeatWindow(state, seat), random.Random())
+    return chosen
 
 
 def _serve(conn: Connection) -> None:
@@ -116,7 +161,7 @@ def _serve(conn: Connection) -> None:
         except (EOFError, OSError):
             return  # the server closed the pipe, or is gone
         try:
-            answer: tuple[str, object] = ("action", decide(*pickle.loads(request)))
+            answer: tuple[str, object] = ("actions", decide_turn(*pickle.loads(request)))
         except Exception as exc:  # told to the server, which logs it and plays on
             answer = ("failed", f"{type(exc).__name__}: {exc}")
         try:
@@ -133,7 +178,7 @@ class _Worker:
         self.conn = conn
         self.born = time.monotonic()
         #: The answers owed, in the order asked (a worker answers in that order).
-        self.answers: deque[asyncio.Future[int]] = deque()
+        self.answers: deque[asyncio.Future[list[int]]] = deque()
         #: When it is taken for hung, if the next answer has not come.
         self.deadline: asyncio.TimerHandle | None = None
         #: The table it decided for last (it keeps that table's state).
@@ -178,10 +223,24 @@ class BotPool:
     ) -> int:
         """What :func:`decide` answers, from a worker; :class:`BotPoolError` when no
         worker could answer."""
-        request = pickle.dumps((game_id, options, actions, seat, level, table_id))
+        return (await self.decide_turn(game_id, options, actions, seat, level, table_id, 1))[0]
+
+    async def decide_turn(
+        self,
+        game_id: str,
+        options: dict[str, Any],
+        actions: list[int],
+        seat: int,
+        level: str,
+        table_id: str | None = None,
+        most: int = TURN_MOST,
+    ) -> list[int]:
+        """What :func:`decide_turn` answers (at least one decision), from a worker;
+        :class:`BotPoolError` when no worker could answer."""
+        request = pickle.dumps((game_id, options, actions, seat, level, table_id, most))
         worker = await self._take(table_id)
         loop = asyncio.get_running_loop()
-        answer: asyncio.Future[int] = loop.create_future()
+        answer: asyncio.Future[list[int]] = loop.create_future()
         worker.answers.append(answer)
         worker.table = table_id
         try:
@@ -287,8 +346,8 @@ class BotPool:
             loop = asyncio.get_running_loop()
             worker.deadline = loop.call_later(DECISION_DEADLINE, self._lost, worker, "it hung")
         if answer is not None and not answer.done():
-            if kind == "action":
-                answer.set_result(int(value))
+            if kind == "actions" and isinstance(value, list) and value:
+                answer.set_result([int(a) for a in value])
             else:
                 answer.set_exception(BotPoolError(f"the bot failed: {value}"))
         self._wake()

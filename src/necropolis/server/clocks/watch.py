@@ -283,8 +283,8 @@ class Clocks:
             return False
         action = state.skip_action(seat)
         if action is None or action not in legal:
-            action = await self.tables._think(
-                live, [a for _, a in live.actions], seat, clock.settings.level, legal
+            (action,) = await self.tables._think(
+                live, [a for _, a in live.actions], seat, clock.settings.level, legal, most=1
             )
         async with live.lock:
             if live.version != version or live.over or live.is_bot(seat):

@@ -3,8 +3,9 @@
 :meth:`Door.act` checks the seat, the version and the action's legality, commits the
 action (with the seat's turn in hand, or holds it there when it reveals nothing, and with
 the chance outcomes it leads to: :func:`chance_run`), applies it to the state in memory,
-and only then tells the table's connections and the other processes; :meth:`Door.undo`
-and :meth:`Door.commit` take back or confirm a turn in hand.
+and only then tells the table's connections and the other processes; :meth:`Door.play_turn`
+does the same for a bot's decisions, its turn's committed as one; :meth:`Door.undo` and
+:meth:`Door.commit` take back or confirm a turn in hand.
 :meth:`Door._commit` is the one place actions are appended to the record.
 """
 
@@ -37,21 +38,20 @@ class Door(Loading):
         action: int,
         version: int,
         *,
-        bot: bool = False,
         pending: int = 0,
         hold: bool = False,
     ) -> Refusal | None:
-        """Play ``action`` for ``seat`` if ``version`` is current and the action is legal.
+        """Play ``action`` for the person seat ``seat`` (the caller proved with a token
+        that it holds the seat) if ``version`` is current and the action is legal.
 
-        ``bot`` is True when a bot of this process plays the seat; otherwise the caller
-        proved with a token that it holds the seat. ``pending`` is the number of decisions
+        ``pending`` is the number of decisions
         the client saw in the seat's turn in hand (a double click is refused as stale). With
         ``hold`` (a client that keeps turns in hand), a decision that reveals nothing joins
         the seat's turn in hand, told to that seat alone; any other decision is committed
         together with the turn in hand, as one turn. None means done and told.
         """
         async with live.lock:
-            refused = self._check(live, seat, version, pending, bot=bot)
+            refused = self._check(live, seat, version, pending)
             if refused is not None:
                 return refused
             state = live.position(seat)
@@ -62,7 +62,7 @@ class Door(Loading):
             after = state.clone()
             # Just checked against the seat's legal actions: not checked again.
             after.apply_legal_action(action)
-            if hold and not bot and not state.reveals(action, after):
+            if hold and not state.reveals(action, after):
                 held_turn = live.turns.setdefault(seat, Turn(live.version))
                 held_turn.actions.append(action)
                 held_turn.states.append(after)
@@ -72,6 +72,40 @@ class Door(Loading):
             turn = live.turns.get(seat)
             held = list(zip(turn.actions, turn.states, strict=True)) if turn else []
             refused = await self._commit_told(live, seat, [*held, (action, after)])
+        if refused is None:
+            await self._told(live)
+        return refused
+
+    async def play_turn(
+        self, live: LiveTable, seat: int, actions: Sequence[int], version: int
+    ) -> Refusal | None:
+        """Play a bot's decisions for ``seat`` (a bot of this process plays it) at
+        ``version``, one after another while each is the seat's and legal, and commit
+        them as one turn with the chance outcomes they lead to. The first must be legal
+        (else the refusal); a later one that is not ends the turn there (the rest is the
+        bot's next turn to decide again). None means done and told."""
+        async with live.lock:
+            refused = self._check(live, seat, version, 0, bot=True)
+            if refused is not None:
+                return refused
+            state = live.state
+            if seat not in state.acting_seats():
+                return Refusal("not_your_turn", "It is not your turn.")
+            if not actions or actions[0] not in live.legal(state, seat):
+                first = actions[0] if actions else None
+                return Refusal("illegal_action", f"Action {first} is not one of your choices.")
+            moves: list[tuple[int, State | None]] = []
+            for action in actions:
+                if moves and (
+                    seat not in state.acting_seats() or action not in state.legal_actions(seat)
+                ):
+                    break
+                after = state.clone()
+                # Checked against the seat's legal actions just above.
+                after.apply_legal_action(action)
+                moves.append((action, after))
+                state = after
+            refused = await self._commit_told(live, seat, moves)
         if refused is None:
             await self._told(live)
         return refused

@@ -3,8 +3,9 @@
 After every change, a table whose turn belongs to chance or a bot is driven on by
 :meth:`Driving.drive`: chance outcomes are drawn from the table's seed and version (a
 run of them committed at a time, as the door commits those that follow a decision), bots
-decide in the bot pool's workers (:mod:`necropolis.server.bots`), a failed decision gives a
-random legal move. While the database fails the driver retries with a capped back-off,
+decide in the bot pool's workers (:mod:`necropolis.server.bots`), a bot's turn of several
+decisions asked for and committed at once, and a failed decision gives a random legal
+move. While the database fails the driver retries with a capped back-off,
 catching up first with a table in doubt. :meth:`Driving.hand_to_bot` gives a person's
 seat to a bot.
 """
@@ -42,7 +43,7 @@ class Driving(Door):
     async def _drive(self, live: LiveTable) -> None:
         wait = RETRY_FIRST
         # A bot's move decided before a failed commit, kept for the next try.
-        thought: dict[tuple[int, int], int] = {}
+        thought: dict[tuple[int, int], list[int]] = {}
         while True:
             try:
                 if live.id in self._doubt:
@@ -76,10 +77,10 @@ class Driving(Door):
             await asyncio.sleep(wait)
             wait = min(wait * 2, RETRY_CAP)
 
-    async def _play_turns(self, live: LiveTable, thought: dict[tuple[int, int], int]) -> None:
+    async def _play_turns(self, live: LiveTable, thought: dict[tuple[int, int], list[int]]) -> None:
         """Play chance's and bots' turns until a person's (or the end); a storage failure
         leaves as :class:`StorageUnavailableError` or the database's own error.
-        ``thought`` keeps a bot's decision at ``(version, seat)`` for a later try."""
+        ``thought`` keeps a bot's decisions at ``(version, seat)`` for a later try."""
         while True:
             async with live.lock:
                 state = live.state
@@ -100,12 +101,12 @@ class Driving(Door):
                 actions = [a for _, a in live.actions]
                 level = str(live.row.seats[seat].get("level") or "easy")
                 legal = state.legal_actions(seat)
-            action = thought.get((version, seat), -1)
-            if action not in legal:
-                action = await self._think(live, actions, seat, level, legal)
+            turn = thought.get((version, seat), [])
+            if not turn or turn[0] not in legal:
+                turn = await self._think(live, actions, seat, level, legal)
                 thought.clear()
-                thought[version, seat] = action
-            refused = await self.act(live, seat, action, version, bot=True)
+                thought[version, seat] = turn
+            refused = await self.play_turn(live, seat, turn, version)
             if refused is not None and refused.code == "unavailable":
                 raise StorageUnavailableError(refused.message)
             if refused is not None and refused.code != "stale_version":
@@ -113,19 +114,28 @@ class Driving(Door):
                 # table: play one of its legal moves instead.
                 log.error("table %s: the bot's move was refused (%s)", live.id, refused.code)
                 fallback = legal[random.randrange(len(legal))]
-                refused = await self.act(live, seat, fallback, version, bot=True)
+                refused = await self.play_turn(live, seat, [fallback], version)
                 if refused is not None and refused.code == "unavailable":
                     raise StorageUnavailableError(refused.message)
 
     async def _think(
-        self, live: LiveTable, actions: list[int], seat: int, level: str, legal: list[int]
-    ) -> int:
+        self,
+        live: LiveTable,
+        actions: list[int],
+        seat: int,
+        level: str,
+        legal: list[int],
+        most: int = bots.TURN_MOST,
+    ) -> list[int]:
+        """The bot's decisions from here, up to ``most`` of its turn's
+        (:func:`necropolis.server.bots.decide_turn`), or one random legal move when it gave
+        none."""
         for attempt in (1, 2):
             if self._pool is None:
                 break
             try:
-                return await self._pool.decide(
-                    live.game.id, dict(live.game.options), actions, seat, level, live.id
+                return await self._pool.decide_turn(
+                    live.game.id, dict(live.game.options), actions, seat, level, live.id, most
                 )
             except bots.WorkerLostError as exc:
                 # A worker killed (say, for memory) says nothing of the next: ask once more.
@@ -137,7 +147,7 @@ class Driving(Door):
                 log.exception("table %s: the %s bot failed", live.id, level)
                 break
         # A table must not stall on its bot: it plays one of its legal moves instead.
-        return legal[random.randrange(len(legal))]
+        return [legal[random.randrange(len(legal))]]
 
     # --- seats -----------------------------------------------------------------------
 
