@@ -8,7 +8,8 @@ matches of each game with the game's heuristic (untimed), then replays each thro
 :class:`~necropolis.server.live.LiveTable` seated as the benchmark seats its tables (two
 people watching, one bot), and times what the server does per committed action: the
 narration for each watching seat (``LiveTable.apply``) and, after each decision with the
-chance outcomes it led to, each watching seat's ``state`` message as JSON text
+chance outcomes it led to (after a bot's whole turn, which the server asks for and tells
+at once), each watching seat's ``state`` message as JSON text
 (``filter.state_text``: the view, the choices and their descriptors, the score
 breakdown, the steps missed, the log). It prints CPU microseconds per action and per
 message for each game, the least of ``--repeat`` runs each in a fresh process; with
@@ -66,6 +67,7 @@ def measure(game_id: str, matches: int, seed: int) -> dict[str, float]:
     """CPU seconds, actions and messages of the server's work over ``matches`` matches."""
     from necropolis.engine.protocol import CHANCE
     from necropolis.games import load_game
+    from necropolis.server import bots as server_bots
     from necropolis.server import filter
     from necropolis.server.live import Connection, LiveTable
     from necropolis.server.service import new_row
@@ -75,6 +77,10 @@ def measure(game_id: str, matches: int, seed: int) -> dict[str, float]:
         {"seat": k, "type": t, "name": f"P{k}", "level": "easy" if t == "bot" else None}
         for k, t in enumerate(SEATS)
     ]
+    bots = {k for k, t in enumerate(SEATS) if t == "bot"}
+    # (told the same way for a reference revision from before bots' turns were told whole,
+    # so that both build the same messages)
+    most: int = getattr(server_bots, "TURN_MOST", 8)
     seconds = 0.0
     actions = messages = 0
     for i in range(matches):
@@ -85,10 +91,15 @@ def measure(game_id: str, matches: int, seed: int) -> dict[str, float]:
         start = time.process_time()
         for connection in watching:  # each person's first state
             connection.version, _ = filter.state_text(live, connection.seat, filter.FIRST)
+        run = 0  # the bot's decisions so far in its turn
         for seat, action in played:
             live.apply(seat, action)
             if live.state.current_player() == CHANCE:
                 continue  # a decision is committed with the chance outcomes it led to
+            run = run + 1 if seat in bots else 0
+            if run and run < most and live.state.acting_seats() == (seat,):
+                continue  # the bot's turn goes on: it is told whole
+            run = 0
             for connection in watching:
                 connection.version, _ = filter.state_text(live, connection.seat, connection.version)
                 messages += 1
