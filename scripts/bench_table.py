@@ -4,9 +4,13 @@ Starts ``necropolis serve`` on 127.0.0.1 (on SQLite, and on a throwaway PostgreS
 tests start it), creates many tables of every game, each with two person seats played by
 WebSocket clients of the benchmark and one bot seat the server's workers play, and lets
 them play: a person acts a random moment after its turn comes (``--think``); a table that
-ends is replaced by a new one. It prints actions committed per second and the latency from
-a person's ``act`` to every seat of the table receiving the state that holds it (p50, p95,
-p99), for each connection count. Everything is bounded: each level runs ``--seconds`` and
+ends is replaced by a new one. The people's clients keep a turn in hand as the web page
+does (``hello`` with ``undo``: a decision that reveals nothing waits in the server, told to
+its seat alone, and is committed with the turn's next decision that reveals something;
+``--no-undo`` commits every decision at once). It prints actions committed per second and
+the latency from a person's ``act`` to every seat of the table receiving the state that
+holds it, or for a decision held in hand to its own seat receiving the state with it
+(p50, p95, p99), for each connection count. Everything is bounded: each level runs ``--seconds`` and
 the whole run stops by itself.
 
 The clients are spread over ``--client-processes`` processes (4), each owning a share of
@@ -256,11 +260,12 @@ class Table:
     spectator: str
     game: str
     clients: list[SeatClient] = field(default_factory=list)
-    #: version at which a person acted -> when its first act was sent
-    pending: dict[int, float] = field(default_factory=dict)
-    #: how many of the table's connections have seen each pending version committed
-    seen: dict[int, int] = field(default_factory=dict)
-    acted_at: set[int] = field(default_factory=set)
+    #: (version, decisions in hand) at which a person acted -> when its first act was
+    #: sent, and which connection sent it
+    pending: dict[tuple[int, int], tuple[float, int]] = field(default_factory=dict)
+    #: how many of the table's connections have seen each pending act committed
+    seen: dict[tuple[int, int], int] = field(default_factory=dict)
+    acted_at: set[tuple[int, int]] = field(default_factory=set)
     finished: bool = False
 
 
@@ -270,6 +275,8 @@ class Run:
 
     think: float
     base: str
+    #: The people's clients keep a turn in hand, as the web page does.
+    undo: bool = True
     #: People act only once every connection is open, so opening is not slowed by play.
     playing: bool = False
     measuring: bool = False
@@ -295,15 +302,28 @@ def on_state(
 ) -> None:
     now = time.monotonic()
     version = int(state["version"])
+    held = int(state.get("pending") or 0)
     run.versions_now[table.table_id] = max(run.versions_now.get(table.table_id, 0), version)
     if before is not None:
-        for acted in [v for v in table.pending if before <= v < version]:
+        # An act committed: timed until every seat of the table has a state holding it.
+        for acted in [k for k in table.pending if before <= k[0] < version]:
             if run.measuring:
-                run.latencies.append(now - table.pending[acted])
+                run.latencies.append(now - table.pending[acted][0])
             table.seen[acted] = table.seen.get(acted, 0) + 1
             if table.seen[acted] >= len(table.clients):
                 del table.pending[acted]
-                del table.seen[acted]
+                table.seen.pop(acted, None)
+    # An act held in the seat's turn in hand: only its own seat is told, at the same
+    # version with one more decision in hand.
+    for acted in [
+        k
+        for k, (_, who) in table.pending.items()
+        if who == id(client) and k[0] == version and held > k[1]
+    ]:
+        if run.measuring:
+            run.latencies.append(now - table.pending[acted][0])
+        del table.pending[acted]
+        table.seen.pop(acted, None)
     if state.get("status") == "finished":
         if not table.finished:
             table.finished = True
@@ -315,7 +335,7 @@ def on_state(
         return
     # An act lost to a stale version (another seat was first) is timed until its table
     # moves past it; a version nobody will see again is forgotten after a while.
-    for stale in [v for v, sent in table.pending.items() if now - sent > 30]:
+    for stale in [k for k, (sent, _) in table.pending.items() if now - sent > 30]:
         table.pending.pop(stale, None)
         table.seen.pop(stale, None)
     if run.playing:
@@ -325,15 +345,15 @@ def on_state(
 def maybe_act(run: Run, table: Table, client: SeatClient, state: Message) -> None:
     """If the seat may act, act a random moment later, as a person would."""
     actions = state.get("actions") or []
-    version = int(state["version"])
-    if not actions or version in table.acted_at or state.get("status") != "playing":
+    at = (int(state["version"]), int(state.get("pending") or 0))
+    if not actions or at in table.acted_at or state.get("status") != "playing":
         return
     action = int(random.choice(actions)["action"])
     delay = random.uniform(0.5, 1.5) * run.think
 
     def later() -> None:
         run.timers.pop(id(client), None)
-        run.spawn(act(run, table, client, action, version))
+        run.spawn(act(run, table, client, action, at))
 
     previous = run.timers.pop(id(client), None)
     if previous is not None:
@@ -356,15 +376,20 @@ def set_think(run: Run, think: float) -> None:
                     maybe_act(run, table, client, client.state)
 
 
-async def act(run: Run, table: Table, client: SeatClient, action: int, version: int) -> None:
-    if client.version != version or table.finished or not run.playing:
+async def act(run: Run, table: Table, client: SeatClient, action: int, at: tuple[int, int]) -> None:
+    """Send a person's ``act`` at ``at`` (the version, and the decisions in hand), unless
+    its seat has seen the table move on meanwhile."""
+    version, pending = at
+    state = client.state
+    seen = (client.version, int(state.get("pending") or 0) if state is not None else 0)
+    if seen != at or table.finished or not run.playing:
         return
-    table.acted_at.add(version)
-    table.pending.setdefault(version, time.monotonic())
+    table.acted_at.add(at)
+    table.pending.setdefault(at, (time.monotonic(), id(client)))
     if run.measuring:
         run.person_actions += 1
     with contextlib.suppress(Exception):
-        await client.act(action, version)
+        await client.act(action, version, pending)
 
 
 async def open_table(run: Run, game: str, people: int) -> Table:
@@ -387,7 +412,7 @@ async def open_table(run: Run, game: str, people: int) -> Table:
             del client.states[:-1]
             client.log.clear()
 
-        client = SeatClient(run.base, table.table_id, seat["token"], on_state=hook)
+        client = SeatClient(run.base, table.table_id, seat["token"], on_state=hook, undo=run.undo)
         table.clients.append(client)
     return table
 
@@ -475,6 +500,7 @@ class Share:
     games: list[str]
     people: int = 2
     connect_timeout: float = 600
+    undo: bool = True
 
 
 def client_process(pipe: Connection, share: Share) -> None:
@@ -498,7 +524,7 @@ async def _client(pipe: Connection, share: Share) -> None:
         command: tuple[Any, ...] = await loop.run_in_executor(None, pipe.recv)
         return command
 
-    run = Run(think=1.0, base=share.base)
+    run = Run(think=1.0, base=share.base, undo=share.undo)
     lag: list[float] = []
     lag_task = asyncio.create_task(loop_lag(lag))
     semaphore = asyncio.Semaphore(20)
@@ -592,6 +618,7 @@ class Clients:
         games: list[str],
         processes: int,
         timeout: float = 600,
+        undo: bool = True,
     ) -> None:
         self.server = server
         self.timeout = timeout
@@ -608,6 +635,7 @@ class Clients:
                 first=first,
                 spectators=spectators // processes + (k < spectators % processes),
                 games=games,
+                undo=undo,
             )
             first += share.tables
             mine, theirs = context.Pipe()
@@ -861,7 +889,12 @@ def play(
         g["id"] for g in httpx.get(server.base + "/api/games", timeout=30).json()
     ]
     with Clients(
-        server, connections, arguments.spectators, games, arguments.client_processes
+        server,
+        connections,
+        arguments.spectators,
+        games,
+        arguments.client_processes,
+        undo=not arguments.no_undo,
     ) as clients:
         extra = clients.open() | {"workers": workers}
         first = [True]
@@ -922,6 +955,12 @@ def main() -> None:
     )
     parser.add_argument(
         "--goal-ms", type=float, default=50.0, help="the p99 that --find-rate must hold (ms)"
+    )
+    parser.add_argument(
+        "--no-undo",
+        action="store_true",
+        help="the people's clients keep no turn in hand, so every decision is committed at"
+        " once (the web page keeps one; the benchmark's clients did not before 2026-11-29)",
     )
     arguments = parser.parse_args()
     # Stopped from outside (`timeout`, a CI's limit), the run still stops the server and

@@ -75,8 +75,12 @@ class SeatClient:
         token: str,
         version: int | None = None,
         on_state: Callable[[SeatClient, Message], None] | None = None,
+        undo: bool = False,
     ) -> None:
         self.base_url = base_url
+        #: Whether the client keeps a turn in hand, as the web page does (its ``hello``
+        #: says ``undo``): the server then holds the decisions that reveal nothing.
+        self.undo = undo
         self.table_id = table_id
         self.token = token
         #: The last version this client saw (None: none yet).
@@ -104,9 +108,10 @@ class SeatClient:
             max_size=2**24,
             ping_interval=None,
         )
-        await self._socket.send(
-            json.dumps({"type": "hello", "token": self.token, "version": self.version})
-        )
+        hello: Message = {"type": "hello", "token": self.token, "version": self.version}
+        if self.undo:
+            hello["undo"] = True
+        await self._socket.send(json.dumps(hello))
         self.closed.clear()
         self._reader = asyncio.create_task(self._read())
         return await self.wait_for(lambda s: True, timeout=timeout, fresh=True)
@@ -166,11 +171,15 @@ class SeatClient:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._changed.wait(), left)
 
-    async def act(self, action: int, version: int | None = None) -> None:
-        """Send ``act`` at ``version`` (by default the last version seen)."""
+    async def act(self, action: int, version: int | None = None, pending: int = 0) -> None:
+        """Send ``act`` at ``version`` (by default the last version seen), with the turn in
+        hand's ``pending`` decisions as the client saw them."""
         assert self._socket is not None
         at = self.version if version is None else version
-        await self._socket.send(json.dumps({"type": "act", "action": action, "version": at}))
+        message: Message = {"type": "act", "action": action, "version": at}
+        if pending:
+            message["pending"] = pending
+        await self._socket.send(json.dumps(message))
 
     async def earlier(self, until: int = 0, timeout: float = 60) -> dict[int, list[Message]]:
         """Ask for pages of older entries until ``log`` holds every index from ``until``

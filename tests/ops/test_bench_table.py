@@ -11,6 +11,7 @@ from __future__ import annotations
 import importlib.util
 import subprocess
 import sys
+import time
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -128,6 +129,30 @@ def test_percentiles_are_taken_over_every_process_sample_not_averaged(
     assert figures["actions_per_second"] == pytest.approx(200.0)
     assert figures["client_cpu_ms_per_action"] == pytest.approx(0.1)
     assert figures["client_waiting_share"] == pytest.approx(0.1)
+
+
+def test_an_act_is_timed_until_the_seats_that_are_told_it_have_it(bench: ModuleType) -> None:
+    """A decision held in the seat's turn in hand is told to that seat alone (the same
+    version, one more decision in hand): it is timed until then. A committed one is timed
+    at every seat of the table, until each has a state holding it."""
+    run = bench.Run(think=1.0, base="http://nowhere", measuring=True)
+    mover, other = object(), object()
+    table = bench.Table("t", spectator="s", game="luxor", clients=[mover, other])
+
+    def state(version: int, pending: int = 0) -> dict[str, Any]:
+        return {"version": version, "pending": pending, "status": "playing"}
+
+    table.pending[(5, 0)] = (time.monotonic(), id(mover))
+    bench.on_state(run, table, other, state(5), 5)  # nothing new for the other seat
+    assert (5, 0) in table.pending and run.latencies == []
+    bench.on_state(run, table, mover, state(5, 1), 5)  # held: its own seat is told
+    assert (5, 0) not in table.pending and len(run.latencies) == 1
+    # The turn's next decision reveals: committed with the one held, as one version step.
+    table.pending[(5, 1)] = (time.monotonic(), id(mover))
+    bench.on_state(run, table, mover, state(7), 5)
+    assert (5, 1) in table.pending and len(run.latencies) == 2
+    bench.on_state(run, table, other, state(7), 5)
+    assert table.pending == {} and table.seen == {} and len(run.latencies) == 3
 
 
 def test_a_short_run_plays_in_every_client_process_and_finds_a_rate() -> None:
