@@ -71,6 +71,28 @@ def test_the_decks_are_hidden_from_everyone() -> None:
     _same_for(a, b, [0, 1, None])
 
 
+def test_the_decks_are_counted_by_their_own_card_types() -> None:
+    """Each pile's count in the view is the supply of that pile's card types (the view
+    sums each pile as one run of type numbers), all through a match."""
+    rng = random.Random(6)
+    state = start([DAVID, CHANTAL, ABDEL])
+    piles = (cp.RUBBLE, cp.SAND_DECK, cp.WATER_DECK, cp.MUMMY_PILE, cp.BLOCK_PILE)
+    checked = 0
+    while not state.is_terminal() and checked < 300:
+        for viewer in (0, None):
+            decks = state.view(viewer)["decks"]
+            assert decks == {
+                cp.ORIGINS[o]: sum(state.supply[t] for t in cp.TYPES_OF_ORIGIN[o]) for o in piles
+            }
+        checked += 1
+        if state.current_player() == CHANCE:
+            state.apply_action(sample_chance(state, rng))
+        else:
+            seat = state.acting_seats()[0]
+            state.apply_action(rng.choice(state.legal_actions(seat)))
+    assert checked > 50
+
+
 def test_a_sarcophagus_read_with_linguistics_is_seen_by_its_reader_alone() -> None:
     a = start([ABDEL, DAVID, CHANTAL])
     a.square[0] = square(1, 0)
