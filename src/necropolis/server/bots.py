@@ -7,8 +7,8 @@ seat, replays the record, and decides through the seat's
 :class:`~necropolis.engine.seat.SeatWindow` with one of the levels of
 :mod:`necropolis.bots`. It returns only action ids: the seat's decision, and the ones
 after it while the seat alone goes on acting with nothing left to chance (a turn of
-several decisions, asked for at once: :func:`decide_turn`). Each worker keeps the states of the
-tables it decided for lately, so that the next decision at a table applies only the
+several decisions, asked for at once: :func:`decide_turn`). Each worker keeps the states
+of the tables it decided for lately, so that the next decision at a table applies only the
 actions committed since (the record only grows; a state whose actions are not a prefix
 of the table's is replayed afresh), and a table's next decision goes to the worker that
 made its last one when that worker is free.

@@ -44,11 +44,11 @@ class Door(Loading):
         """Play ``action`` for the person seat ``seat`` (the caller proved with a token
         that it holds the seat) if ``version`` is current and the action is legal.
 
-        ``pending`` is the number of decisions
-        the client saw in the seat's turn in hand (a double click is refused as stale). With
-        ``hold`` (a client that keeps turns in hand), a decision that reveals nothing joins
-        the seat's turn in hand, told to that seat alone; any other decision is committed
-        together with the turn in hand, as one turn. None means done and told.
+        ``pending`` is the number of decisions the client saw in the seat's turn in hand
+        (a double click is refused as stale). With ``hold`` (a client that keeps turns in
+        hand), a decision that reveals nothing joins the seat's turn in hand, told to that
+        seat alone; any other decision is committed together with the turn in hand, as one
+        turn. None means done and told.
         """
         async with live.lock:
             refused = self._check(live, seat, version, pending)

@@ -5,9 +5,8 @@ After every change, a table whose turn belongs to chance or a bot is driven on b
 run of them committed at a time, as the door commits those that follow a decision), bots
 decide in the bot pool's workers (:mod:`necropolis.server.bots`), a bot's turn of several
 decisions asked for and committed at once, and a failed decision gives a random legal
-move. While the database fails the driver retries with a capped back-off,
-catching up first with a table in doubt. :meth:`Driving.hand_to_bot` gives a person's
-seat to a bot.
+move. While the database fails the driver retries with a capped back-off, catching up
+first with a table in doubt. :meth:`Driving.hand_to_bot` gives a person's seat to a bot.
 """
 
 from __future__ import annotations
@@ -42,7 +41,7 @@ class Driving(Door):
 
     async def _drive(self, live: LiveTable) -> None:
         wait = RETRY_FIRST
-        # A bot's move decided before a failed commit, kept for the next try.
+        # A bot's decisions made before a failed commit, kept for the next try.
         thought: dict[tuple[int, int], list[int]] = {}
         while True:
             try:
