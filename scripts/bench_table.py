@@ -10,8 +10,8 @@ its seat alone, and is committed with the turn's next decision that reveals some
 ``--no-undo`` commits every decision at once). It prints actions committed per second and
 the latency from a person's ``act`` to every seat of the table receiving the state that
 holds it, or for a decision held in hand to its own seat receiving the state with it
-(p50, p95, p99), for each connection count. Everything is bounded: each level runs ``--seconds`` and
-the whole run stops by itself.
+(p50, p95, p99), for each connection count. Everything is bounded: each level runs
+``--seconds`` and the whole run stops by itself.
 
 The clients are spread over ``--client-processes`` processes (4), each owning a share of
 the tables, so that one client's event loop does not queue the messages of a thousand
