@@ -960,7 +960,8 @@ def main() -> None:
         "--no-undo",
         action="store_true",
         help="the people's clients keep no turn in hand, so every decision is committed at"
-        " once (the web page keeps one; the benchmark's clients did not before 2026-11-29)",
+        " once (the web page keeps one; the benchmark's clients did not before 2026-11-29;"
+        " a --reference from before 3868db1 knows no turn in hand)",
     )
     arguments = parser.parse_args()
     # Stopped from outside (`timeout`, a CI's limit), the run still stops the server and
