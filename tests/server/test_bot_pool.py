@@ -124,8 +124,8 @@ def test_a_bots_turn_of_several_decisions_comes_back_at_once(game_id: str) -> No
     for (_actions, _seat, legal), one in zip(positions, ones, strict=False):
         assert one in legal
     if game_id in ("horus", "luxor"):
-        # Their turns are several decisions (a card, then the steps it allows; a move,
-        # then what is done where it ends): some come back as runs.
+        # Their turns are several decisions (a card, then the steps it allows; an
+        # adventurer's actions one by one): some come back as runs.
         assert max(len(t) for t in turns) > 1
 
 
