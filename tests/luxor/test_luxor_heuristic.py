@@ -9,9 +9,11 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING
 
+import pytest
+
 from necropolis.engine.frozen import added, added_in
 from necropolis.engine.seat import SeatWindow
-from necropolis.games.luxor import GAME, rules
+from necropolis.games.luxor import GAME, heuristic, rules
 from necropolis.games.luxor.components import (
     FIVE,
     FOUR,
@@ -139,3 +141,23 @@ def test_turn_rollouts_take_the_treasure_too_and_decide_from_the_window_alone() 
             pick = bot.choose(SeatWindow(position, seat), random.Random(seed))
             seen.append((pick, dict(bot.last.means)))
         assert seen[0] == seen[1] == seen[2] and seen[0][0] in mid.legal_actions()
+
+
+def test_the_levels_weigh_a_horus_card_in_hand_less_and_nothing_else() -> None:
+    assert GAME(players=2).level_policy() is heuristic.levels_policy
+    assert GAME(players=2).heuristic_policy() is heuristic.policy
+    rng = random.Random(7)
+    st = GAME(players=2).new_initial_state()
+    checked = 0
+    while not st.is_terminal() and checked < 20:
+        random_playout(st, rng, limit=1)
+        left = heuristic.time_left(st)
+        for seat in (0, 1):
+            # a Horus card's origin (0-2: its level) is public, as the projection reads it
+            horus = sum(1 for origin in st.origins[seat] if origin < 3)
+            weighed = heuristic.projection(st, seat, seat, left, heuristic.HEURISTIC)
+            tuned = heuristic.projection(st, seat, seat, left, heuristic.LEVELS)
+            step = heuristic.HEURISTIC.horus_card - heuristic.LEVELS.horus_card
+            assert weighed - tuned == pytest.approx(step * horus)
+            checked += horus > 0
+    assert checked == 20  # positions with Horus cards in hand were met

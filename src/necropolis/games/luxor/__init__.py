@@ -99,6 +99,12 @@ class LuxorGame(Game):
 
         return heuristic.policy
 
+    def level_policy(self) -> Policy:
+        """The heuristic with a Horus card in hand worth less (``heuristic.LEVELS``)."""
+        from necropolis.games.luxor import heuristic
+
+        return heuristic.levels_policy
+
     def turn_planner(self) -> TurnPlanner:
         from necropolis.games.luxor import heuristic
 

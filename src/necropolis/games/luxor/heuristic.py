@@ -38,6 +38,7 @@ from __future__ import annotations
 
 import math
 import random
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, cast
 
 from necropolis.games.luxor import rules
@@ -78,16 +79,35 @@ SCARAB_MEAN = sum(v * c for v, c in zip(SCARAB_VALUES, SCARAB_COUNTS, strict=Tru
 #: while it still has many turns to walk on.
 _SMOOTH: tuple[float, ...] = tuple(FIELD_POINTS[CHAMBER] * f / CHAMBER for f in range(NUM_FIELDS))
 
-# Weights, in points, set by hand. In 200-match self-play trials, moving any one of them
-# by a half (next turn, partial claims, sleepers, bodies) changed nothing measurable.
-W_BODY = 1.2  # an active adventurer (not in the chamber) beyond its wall points
-W_SLEEPER = 0.6  # a sleeping adventurer, early in the match (it shrinks as the end nears)
-W_PARTIAL = 0.35  # share of a treasure's points per adventurer already standing on it
-W_SET_NEAR = 0.55  # share of the next set's step when one tile short of it
-W_SET_FAR = 0.25  # ... when two tiles short
-W_FIRST_KEY = 2.0  # the first key's worth beyond its point, when the chamber is near
-W_HORUS_CARD = 1.5  # a Horus card in hand (they move farther or cheaper)
-W_NEXT_TURN = 0.5  # share of what the next turn's better end card could gain
+
+@dataclass(frozen=True, slots=True)
+class Weights:
+    """The judgement's weights, in points: what sets one luxor strategy apart from another.
+
+    The heuristic bot plays :data:`HEURISTIC`, set by hand, the fixed reference every
+    level is measured against; the levels (easy, medium, and hard's anchor) play
+    :data:`LEVELS`, screened against it with ``scripts/tune_luxor_heuristic.py``
+    (docs/strength.md, "luxor").
+    """
+
+    body: float = 1.2  # an active adventurer (not in the chamber) beyond its wall points
+    sleeper: float = 0.6  # a sleeping adventurer, early (it shrinks as the end nears)
+    partial: float = 0.35  # share of a treasure's points per adventurer standing on it
+    set_near: float = 0.55  # share of the next set's step when one tile short of it
+    set_far: float = 0.25  # ... when two tiles short
+    first_key: float = 2.0  # the first key's worth beyond its point, near the chamber
+    horus_card: float = 1.5  # a Horus card in hand (they move farther or cheaper)
+    next_turn: float = 0.5  # share of what the next turn's better end card could gain
+
+
+#: The heuristic's weights. In 200-match self-play trials, moving any one of them by a
+#: half (next turn, partial claims, sleepers, bodies) changed nothing measurable.
+HEURISTIC = Weights()
+#: The levels' weights: a Horus card in hand worth a point, not a point and a half.
+#: Against the heuristic, two players, seats alternated, each seed's deals met by every
+#: weighting, it won 56.8% of 400 and 51.7% of 400 matches where the heuristic's own
+#: weights won 46.8% and 45.8% (seeds 42 and 43; docs/strength.md, "luxor").
+LEVELS = Weights(horus_card=1.0)
 
 
 def time_left(st: LuxorState) -> float:
@@ -116,8 +136,9 @@ def time_left(st: LuxorState) -> float:
     return min(1.0, remaining / (2.0 * CHAMBER))
 
 
-def projection(st: LuxorState, p: int, me: int, left: float) -> float:
-    """The points seat ``p`` may expect at the end, from what seat ``me`` may see.
+def projection(st: LuxorState, p: int, me: int, left: float, w: Weights = HEURISTIC) -> float:
+    """The points seat ``p`` may expect at the end, from what seat ``me`` may see, as the
+    weights ``w`` judge it.
 
     ``left`` is :func:`time_left` of the position. Another seat's scarabs count at the
     supply's mean value; its hand is not read (only the public origins of its cards).
@@ -133,9 +154,9 @@ def projection(st: LuxorState, p: int, me: int, left: float) -> float:
     total += set_points(k)
     step = set_points(k + 1) - set_points(k)
     if count_sets(types, wild + 1) > k:
-        total += W_SET_NEAR * step
+        total += w.set_near * step
     elif count_sets(types, wild + 2) > k:
-        total += W_SET_FAR * step
+        total += w.set_far * step
     # Scarabs, keys, sarcophagi.
     if p == me or st.final is not None:
         total += sum(c * v for c, v in zip(st.scarabs[p], SCARAB_VALUES, strict=True))
@@ -159,7 +180,7 @@ def projection(st: LuxorState, p: int, me: int, left: float) -> float:
         if f == CHAMBER:
             total += c * FIELD_POINTS[CHAMBER]
             continue
-        total += c * ((1.0 - blend) * FIELD_POINTS[f] + blend * _SMOOTH[f] + W_BODY * left)
+        total += c * ((1.0 - blend) * FIELD_POINTS[f] + blend * _SMOOTH[f] + w.body * left)
         if f >= 30:
             near_chamber = True
         code = tiles[f]
@@ -167,20 +188,20 @@ def projection(st: LuxorState, p: int, me: int, left: float) -> float:
             kind = code - TREASURE_BASE
             need = TREASURE_NEED[kind]
             if c < need:
-                total += W_PARTIAL * TREASURE_POINTS[kind] * c / need
+                total += w.partial * TREASURE_POINTS[kind] * c / need
     sleepers = sum(st.sleeping[p * NUM_STATUES : (p + 1) * NUM_STATUES])
-    total += sleepers * W_SLEEPER * left
+    total += sleepers * w.sleeper * left
     if keys == 0 and near_chamber and st.key_supply > 0:
-        total -= W_FIRST_KEY * (1.0 - left)
+        total -= w.first_key * (1.0 - left)
     elif keys == 0 and near_chamber:
-        total -= W_FIRST_KEY
+        total -= w.first_key
     # Horus cards in hand: their origin is public.
     horus = sum(1 for o in st.origins[p] if o < 3)
-    total += W_HORUS_CARD * horus
+    total += w.horus_card * horus
     return total
 
 
-def _pending_bonus(st: LuxorState, me: int) -> float:
+def _pending_bonus(st: LuxorState, me: int, w: Weights) -> float:
     """What a reveal still waiting at the end of a planned turn brings the mover."""
     phase = st.phase
     if st.seat != me:
@@ -188,15 +209,15 @@ def _pending_bonus(st: LuxorState, me: int) -> float:
     if phase == rules.P_SCARAB_DRAW:
         return SCARAB_MEAN
     if phase == rules.P_HORUS_DRAW:
-        return W_HORUS_CARD
+        return w.horus_card
     return 0.0
 
 
-def evaluate(st: LuxorState, me: int) -> float:
+def evaluate(st: LuxorState, me: int, w: Weights = HEURISTIC) -> float:
     """Seat ``me``'s expected points minus the strongest other seat's."""
     left = time_left(st)
-    mine = projection(st, me, me, left) + _pending_bonus(st, me)
-    best_other = max(projection(st, p, me, left) for p in range(st.num_players) if p != me)
+    mine = projection(st, me, me, left, w) + _pending_bonus(st, me, w)
+    best_other = max(projection(st, p, me, left, w) for p in range(st.num_players) if p != me)
     value = mine - best_other
     if st.final is not None:
         value += 100.0 * st.returns()[me]  # a won match outweighs any margin
@@ -208,7 +229,7 @@ _LEAF_PHASES = frozenset(
 )
 
 
-def plan_value(st: LuxorState, me: int, look_ahead: bool) -> float:
+def plan_value(st: LuxorState, me: int, look_ahead: bool, w: Weights = HEURISTIC) -> float:
     """The best value seat ``me`` can reach by the end of its turn in progress.
 
     Its own decisions are maximised over, a die roll averaged; the turn is judged when it
@@ -217,32 +238,32 @@ def plan_value(st: LuxorState, me: int, look_ahead: bool) -> float:
     """
     phase = st.phase
     if phase in _LEAF_PHASES or st.seat != me:
-        return _leaf(st, me, look_ahead)
+        return _leaf(st, me, look_ahead, w)
     if phase == rules.P_ROLL:
         total = 0.0
         for roll, prob in rules.chance_outcomes(st):
             child = st.clone()
             child.apply_legal_action(roll)
-            total += prob * plan_value(child, me, look_ahead)
+            total += prob * plan_value(child, me, look_ahead, w)
         return total
     best = -math.inf
     for action in rules.legal_actions(st):
         child = st.clone()
         child.apply_legal_action(action)
-        value = plan_value(child, me, look_ahead)
+        value = plan_value(child, me, look_ahead, w)
         if value > best:
             best = value
     return best
 
 
-def _leaf(st: LuxorState, me: int, look_ahead: bool) -> float:
-    value = evaluate(st, me)
+def _leaf(st: LuxorState, me: int, look_ahead: bool, w: Weights) -> float:
+    value = evaluate(st, me, w)
     if not look_ahead or st.final is not None or st.ending:
         return value
-    return value + W_NEXT_TURN * _next_turn_gain(st, me)
+    return value + w.next_turn * _next_turn_gain(st, me, w)
 
 
-def _next_turn_gain(st: LuxorState, me: int) -> float:
+def _next_turn_gain(st: LuxorState, me: int, w: Weights) -> float:
     """How much the better of the next turn's two end cards could add, as things stand."""
     hand = st.hands[me]
     if not hand:
@@ -264,12 +285,12 @@ def _next_turn_gain(st: LuxorState, me: int) -> float:
         return 0.0
     # Measured from the imagined turn's own start, so that a reveal still pending in the
     # real position (a scarab, a Horus card) is not counted as lost.
-    now = evaluate(trial, me)
+    now = evaluate(trial, me, w)
     best = 0.0
     for action in rules.legal_actions(trial):
         child = trial.clone()
         child.apply_legal_action(action)
-        gain = plan_value(child, me, False) - now
+        gain = plan_value(child, me, False, w) - now
         if gain > best:
             best = gain
     return best
@@ -277,6 +298,16 @@ def _next_turn_gain(st: LuxorState, me: int) -> float:
 
 def policy(window: SeatWindow, rng: random.Random) -> int:
     """The heuristic's decision for the seat behind ``window``."""
+    return decide(window, rng, HEURISTIC)
+
+
+def levels_policy(window: SeatWindow, rng: random.Random) -> int:
+    """The decision of the strategy the levels play (:data:`LEVELS`)."""
+    return decide(window, rng, LEVELS)
+
+
+def decide(window: SeatWindow, rng: random.Random, w: Weights) -> int:
+    """The decision of the strategy the weights ``w`` set, for the seat behind ``window``."""
     actions = window.legal_actions()
     if len(actions) == 1:
         return actions[0]
@@ -284,11 +315,16 @@ def policy(window: SeatWindow, rng: random.Random) -> int:
 
     world = window.resample(rng)
     assert isinstance(world, LuxorState)
-    return _best_move(world, actions, window.seat, True, rng)
+    return _best_move(world, actions, window.seat, True, rng, w)
 
 
 def _best_move(
-    world: LuxorState, actions: list[int], me: int, look_ahead: bool, rng: random.Random
+    world: LuxorState,
+    actions: list[int],
+    me: int,
+    look_ahead: bool,
+    rng: random.Random,
+    w: Weights = HEURISTIC,
 ) -> int:
     """The action whose best plan for the rest of the turn is worth the most to ``me``;
     equal ones are drawn between."""
@@ -297,7 +333,7 @@ def _best_move(
     for action in actions:
         child = world.clone()
         child.apply_legal_action(action)
-        value = plan_value(child, me, look_ahead)
+        value = plan_value(child, me, look_ahead, w)
         if value > best_value + 1e-9:
             best, best_value = [action], value
         elif value > best_value - 1e-9:
@@ -366,10 +402,15 @@ def estimate_shares(st: LuxorState) -> list[float]:
 
 
 __all__ = [
+    "HEURISTIC",
+    "LEVELS",
     "Planner",
+    "Weights",
+    "decide",
     "estimate_features",
     "estimate_shares",
     "evaluate",
+    "levels_policy",
     "plan_value",
     "policy",
     "projection",

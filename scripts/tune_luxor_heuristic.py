@@ -1,0 +1,119 @@
+"""Screen weightings of the luxor strategy against the heuristic bot, match for match.
+
+The luxor strategy (:mod:`necropolis.games.luxor.heuristic`) weighs what a position is
+worth with a :class:`~necropolis.games.luxor.heuristic.Weights`; the heuristic bot plays
+``HEURISTIC``, and the levels (easy, medium, hard's anchor) ``LEVELS``. This script plays
+each weighting given (``field=value,...`` over the heuristic's; ``heuristic`` and
+``levels`` name the two shipped ones) in one seat against the heuristic in every other,
+``N`` matches each, the weighting's seat turned round the table from match to match,
+match ``i`` from the seed ``SEED * 1_000_003 + i`` for every weighting (so that each
+meets the same deals), and prints each one's share of the wins beside the heuristic
+seats' mean share, with 95% intervals.
+
+    .venv/bin/python scripts/tune_luxor_heuristic.py -n 300 --seed 41 heuristic horus_card=0.5
+    .venv/bin/python scripts/tune_luxor_heuristic.py -n 400 --seed 42 body=2.4,horus_card=0.5
+
+The screens of 2026-11-29 are in ``docs/strength.md`` ("luxor").
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import multiprocessing
+import random
+from collections.abc import Iterable
+
+from necropolis.analysis.tournament import wilson_interval
+from necropolis.engine.driver import play_match
+from necropolis.engine.seat import SeatWindow
+from necropolis.games import load_game
+from necropolis.games.luxor import heuristic
+from necropolis.games.luxor.heuristic import Weights
+
+
+def parse_weights(text: str) -> Weights:
+    """``heuristic``, ``levels``, or ``field=value,...`` over the heuristic's weights."""
+    if text == "heuristic":
+        return heuristic.HEURISTIC
+    if text == "levels":
+        return heuristic.LEVELS
+    fields = [f.name for f in dataclasses.fields(Weights)]
+    changes: dict[str, float] = {}
+    for part in text.split(","):
+        name, sep, value = part.partition("=")
+        if not sep or name not in fields:
+            known = ", ".join(fields)
+            raise ValueError(f"{part!r} is not field=value with a field of Weights ({known})")
+        try:
+            changes[name] = float(value)
+        except ValueError:
+            raise ValueError(f"{name} is a number, not {value!r}") from None
+    return dataclasses.replace(heuristic.HEURISTIC, **changes)
+
+
+class TunedBot:
+    """The luxor strategy under one weighting, as a player of the match driver."""
+
+    def __init__(self, name: str, weights: Weights) -> None:
+        self.name = name
+        self.weights = weights
+
+    def choose(self, window: SeatWindow, rng: random.Random) -> int:
+        return heuristic.decide(window, rng, self.weights)
+
+
+def play(job: tuple[str, Weights, int, int, int]) -> tuple[str, float, float]:
+    """One match: the weighting's share of the win and the heuristic seats' mean share."""
+    label, weights, players, seed, i = job
+    game = load_game("luxor", players=players)
+    seats = [TunedBot("heuristic", heuristic.HEURISTIC) for _ in range(players)]
+    mine = i % players
+    seats[mine] = TunedBot(label, weights)
+    state, _ = play_match(game, seats, seed=seed * 1_000_003 + i)
+    returns = state.returns()
+    return label, returns[mine], (sum(returns) - returns[mine]) / (players - 1)
+
+
+def screen(labels: Iterable[str], matches: int, players: int, seed: int, workers: int) -> None:
+    """Play ``matches`` matches of each weighting on ``workers`` processes; print each
+    one's line as its last match ends."""
+    weights = {label: parse_weights(label) for label in labels}
+    jobs = [(label, w, players, seed, i) for label, w in weights.items() for i in range(matches)]
+    totals: dict[str, list[float]] = {}
+    with multiprocessing.Pool(workers) as pool:
+        for label, mine, theirs in pool.imap_unordered(play, jobs, chunksize=2):
+            total = totals.setdefault(label, [0.0, 0.0, 0])
+            total[0] += mine
+            total[1] += theirs
+            total[2] += 1
+            if total[2] == matches:
+                low, high = wilson_interval(total[0], matches)
+                base_low, base_high = wilson_interval(total[1], matches)
+                print(
+                    f"{label}: {total[0] / matches:.1%} ({low:.1%}-{high:.1%}) of {matches}"
+                    f" matches at {players} players, seed {seed};"
+                    f" the heuristic seats {total[1] / matches:.1%}"
+                    f" ({base_low:.1%}-{base_high:.1%}) each",
+                    flush=True,
+                )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("weights", nargs="+", help="heuristic, levels or field=value,...")
+    parser.add_argument("-n", "--matches", type=int, default=400)
+    parser.add_argument("-p", "--players", type=int, default=2)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--workers", type=int, default=2)
+    args = parser.parse_args()
+    try:
+        for label in args.weights:
+            parse_weights(label)
+    except ValueError as error:
+        parser.error(str(error))
+    screen(args.weights, args.matches, args.players, args.seed, args.workers)
+
+
+if __name__ == "__main__":
+    main()
