@@ -22,14 +22,18 @@ import argparse
 import dataclasses
 import multiprocessing
 import random
+import sys
 from collections.abc import Iterable
+from pathlib import Path
 
-from necropolis.analysis.tournament import wilson_interval
 from necropolis.engine.driver import play_match
 from necropolis.engine.seat import SeatWindow
 from necropolis.games import load_game
 from necropolis.games.luxor import heuristic
 from necropolis.games.luxor.heuristic import Weights
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # the scripts' shared parts
+from screening import share_line
 
 
 def parse_weights(text: str) -> Weights:
@@ -88,15 +92,7 @@ def screen(labels: Iterable[str], matches: int, players: int, seed: int, workers
             total[1] += theirs
             total[2] += 1
             if total[2] == matches:
-                low, high = wilson_interval(total[0], matches)
-                base_low, base_high = wilson_interval(total[1], matches)
-                print(
-                    f"{label}: {total[0] / matches:.1%} ({low:.1%}-{high:.1%}) of {matches}"
-                    f" matches at {players} players, seed {seed};"
-                    f" the heuristic seats {total[1] / matches:.1%}"
-                    f" ({base_low:.1%}-{base_high:.1%}) each",
-                    flush=True,
-                )
+                print(share_line(label, total[0], total[1], matches, players, seed), flush=True)
 
 
 def main() -> None:
