@@ -24,7 +24,6 @@ The runs that chose ``LEVELS`` (2026-11-29) are in ``docs/strength.md`` ("horus"
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import multiprocessing
 import random
 import sys
@@ -40,7 +39,7 @@ from necropolis.games.horus.codes import A_LEAVE, ESCAPED
 from necropolis.games.horus.heuristic import Tuning
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # the scripts' shared parts
-from screening import share_line
+from screening import parse_fields, share_line
 
 #: How a match ended for the tuning's seat (``--fates``): its status, whether a heuristic
 #: seat got out, who won, and whether it declined to leave from an exit with cards.
@@ -49,30 +48,8 @@ Fate = tuple[str, bool, str, bool]
 
 def parse_tuning(text: str) -> Tuning:
     """``heuristic``, ``levels``, or ``field=value,...`` over the heuristic's tuning."""
-    if text == "heuristic":
-        return heuristic.HEURISTIC
-    if text == "levels":
-        return heuristic.LEVELS
-    fields = {f.name: f for f in dataclasses.fields(Tuning)}
-    changes: dict[str, object] = {}
-    for part in text.split(","):
-        name, sep, value = part.partition("=")
-        if not sep or name not in fields:
-            known = ", ".join(fields)
-            raise ValueError(f"{part!r} is not field=value with a field of Tuning ({known})")
-        default = getattr(heuristic.HEURISTIC, name)
-        if isinstance(default, bool):
-            if value.lower() not in ("true", "false"):
-                raise ValueError(f"{name} is true or false, not {value!r}")
-            changes[name] = value.lower() == "true"
-        else:
-            kind = type(default)
-            try:
-                changes[name] = kind(value)
-            except ValueError:
-                what = "a whole number" if kind is int else "a number"
-                raise ValueError(f"{name} is {what}, not {value!r}") from None
-    return dataclasses.replace(heuristic.HEURISTIC, **changes)
+    named = {"heuristic": heuristic.HEURISTIC, "levels": heuristic.LEVELS}
+    return parse_fields(text, heuristic.HEURISTIC, named)
 
 
 class TunedBot:

@@ -19,7 +19,6 @@ The screens of 2026-11-29 are in ``docs/strength.md`` ("luxor").
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import multiprocessing
 import random
 import sys
@@ -33,27 +32,13 @@ from necropolis.games.luxor import heuristic
 from necropolis.games.luxor.heuristic import Weights
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # the scripts' shared parts
-from screening import share_line
+from screening import parse_fields, share_line
 
 
 def parse_weights(text: str) -> Weights:
     """``heuristic``, ``levels``, or ``field=value,...`` over the heuristic's weights."""
-    if text == "heuristic":
-        return heuristic.HEURISTIC
-    if text == "levels":
-        return heuristic.LEVELS
-    fields = [f.name for f in dataclasses.fields(Weights)]
-    changes: dict[str, float] = {}
-    for part in text.split(","):
-        name, sep, value = part.partition("=")
-        if not sep or name not in fields:
-            known = ", ".join(fields)
-            raise ValueError(f"{part!r} is not field=value with a field of Weights ({known})")
-        try:
-            changes[name] = float(value)
-        except ValueError:
-            raise ValueError(f"{name} is a number, not {value!r}") from None
-    return dataclasses.replace(heuristic.HEURISTIC, **changes)
+    named = {"heuristic": heuristic.HEURISTIC, "levels": heuristic.LEVELS}
+    return parse_fields(text, heuristic.HEURISTIC, named)
 
 
 class TunedBot:
