@@ -63,6 +63,8 @@ def test_rows_are_held_to_the_targets(tmp_path: Path) -> None:
     assert 0.62 <= met["ci95"][0] < 0.75 < met["ci95"][1]
     assert met["target_met"] is True and met["seed"] == 9
     assert met["command"] == "necropolis tournament luxor --seed 9 --out strong.json"
+    # Scores here are the returns: a point ahead of the other seat in 165, behind in 55.
+    assert met["score_margin"] == {"mean": 0.5, "sd": 0.87}
     (unmet,) = summary["games"]["horus"]["hard_vs_heuristic_2p"]
     assert unmet["win_rate"] == 1.0 and unmet["target_met"] is False
     assert unmet["note"] == "stopped early"
@@ -83,6 +85,8 @@ def test_rows_are_held_to_the_targets(tmp_path: Path) -> None:
     assert levels["target_met"] is False
     (more,) = summary["games"]["luxor"]["hard_vs_heuristics"]
     assert (more["win_rate"], more["fair_share"], more["share_of_fair"]) == (0.4, 0.25, 1.6)
+    # Ahead of the best other seat by a point in 80 matches, behind by one in 120.
+    assert more["score_margin"] == {"mean": -0.2, "sd": 0.98}
     assert more["target_met"] is True
 
 

@@ -18,12 +18,18 @@ more, over 200 matches or more; at more players, at least 1.5 times its fair sha
 level beats the one below in 65-80% of two-player matches; against OpenSpiel's IS-MCTS,
 given the same time a decision, hard wins at least 60% (a run at the same number of
 simulations instead is shown, but held to no target).
+
+Each row of a bot against others also says by how many points it finished ahead of the
+best other seat, on average and with the spread of that margin from match to match
+(``score_margin``): the spread is the luck of a match in the game's own points, and a
+win rate is what the mean margin makes of it.
 """
 
 from __future__ import annotations
 
 import itertools
 import json
+import statistics
 import sys
 from pathlib import Path
 from typing import Any
@@ -46,6 +52,21 @@ TARGET_LADDER = (0.65, 0.80)
 TARGET_OPENSPIEL = 0.60
 
 
+def score_margin(result: TournamentResult, bot: str) -> dict[str, float]:
+    """The mean and the spread (population standard deviation) of ``bot``'s score minus
+    the best other seat's, over the matches it played: how far apart in points the win
+    rate's bots are, and how wide the luck of a match is in the same points."""
+    margins = []
+    for match in result.matches:
+        for seat, name in enumerate(match.lineup):
+            if name == bot:
+                others = (s for k, s in enumerate(match.scores) if k != seat)
+                margins.append(match.scores[seat] - max(others))
+    if not margins:
+        return {"mean": 0.0, "sd": 0.0}
+    return {"mean": round(statistics.fmean(margins), 2), "sd": round(statistics.pstdev(margins), 2)}
+
+
 def _bot_row(result: TournamentResult, bot: str, command: str | None) -> dict[str, Any]:
     summary = result.bot_summary()[bot]
     low, high = summary["win_rate_ci95"]
@@ -61,6 +82,7 @@ def _bot_row(result: TournamentResult, bot: str, command: str | None) -> dict[st
         "seed": result.seed,
         "command": result.command or command,
         "decision_seconds": {"p50": times["p50"], "max": times["max"]},
+        "score_margin": score_margin(result, bot),
     }
 
 
