@@ -418,6 +418,37 @@ def test_a_same_facing_pair_at_a_free_pillar_keeps_its_scarab_with_none_left() -
     assert state.scarabs[CAMEL] == 1
 
 
+@pytest.mark.parametrize("why", ["the slab is empty", "the pillar holds three"])
+def test_a_same_facing_pair_that_can_bring_no_scarab_leaves_the_move_optional(why: str) -> None:
+    # The same pair as above, but no scarab can come to the camel pillar: the slab holds
+    # none (the reading for an empty slab), or three stand there already with no
+    # sarcophagus left to open. With no grant to lose, the rulebook's "può spostare" (may
+    # move) stands: the mover may leave its researchers where they are, and the pillar
+    # stays free with nothing placed.
+    same_camel = card_of("camel", "ibis")
+    state = started(2, [[CAMEL_R_SNAKE, same_camel, FILLERS[0]], OTHER_HAND])
+    for animal in ("mule", "snake", "hippopotamus", "ibis", "crocodile"):
+        station(state, animal, 0)
+    if why == "the slab is empty":
+        state.scarab_supply = 0
+    else:
+        state.scarabs[CAMEL] = 3
+        state.scarab_supply -= 3
+        state.stack = replaced(state.stack, CAMEL, 0)
+    supply, scarabs = state.scarab_supply, state.scarabs[CAMEL]
+    insert(state, CAMEL_R_SNAKE, 1)
+    draw_filler(state)
+    insert(state, FILLERS[1], 5)
+    draw_filler(state)
+    insert(state, same_camel, 2)
+    assert state.phase == rules.RELOCATE and state.occupant[CAMEL] == -1
+    names = ["mule", "snake", "hippopotamus", "ibis", "crocodile"]
+    assert state.legal_actions() == [RELOCATE_BASE + A[x] for x in names] + [STAY]
+    state.apply_action(STAY)
+    assert state.occupant[CAMEL] == -1 and state.occupant[A["ibis"]] == 0
+    assert (state.scarab_supply, state.scarabs[CAMEL]) == (supply, scarabs)
+
+
 def test_player_chooses_the_order_of_pairs_when_it_matters() -> None:
     # A camel pair of each kind at a free pillar: scoring the same-facing pair first
     # gives a researcher and two scarabs; the other order a researcher and one scarab.

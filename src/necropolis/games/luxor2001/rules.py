@@ -142,10 +142,12 @@ def legal_actions(st: LuxorState, seat: int) -> list[int]:
         target = st.pending >> 1
         sources = [a for a in range(NUM_ANIMALS) if st.occupant[a] == seat and a != target]
         moves = [RELOCATE_BASE + a for a in sources]
-        if st.pending & 1 == SAME and st.occupant[target] == -1:
+        if st.pending & 1 == SAME and st.occupant[target] == -1 and scarab_fits(st, target):
             # A same-facing pair at a free pillar grants a scarab outright, and a scarab
             # stands only where a researcher does: staying would forfeit the grant, so
-            # here moving one of one's own researchers is not optional.
+            # here moving one of one's own researchers is not optional. Where no scarab
+            # can come (the slab empty, the pillar full, two placed there this turn),
+            # there is no grant to forfeit, and the rulebook's "may move" stands.
             return moves
         return [*moves, STAY]
     if phase == WINDOW:
@@ -478,12 +480,19 @@ def _place_researcher(st: LuxorState, animal: int, token: int) -> bool:
     return True
 
 
+def scarab_fits(st: LuxorState, animal: int) -> bool:
+    """Whether a pair may place a scarab at ``animal``'s pillar now: one is left on the
+    slab, the pillar holds fewer than three, and this insertion placed fewer than two
+    there."""
+    return (
+        st.placed_now[animal] < MAX_SCARABS_PER_INSERTION
+        and st.scarabs[animal] < MAX_SCARABS_AT_PILLAR
+        and st.scarab_supply > 0
+    )
+
+
 def _place_scarab(st: LuxorState, animal: int) -> bool:
-    if (
-        st.placed_now[animal] >= MAX_SCARABS_PER_INSERTION
-        or st.scarabs[animal] >= MAX_SCARABS_AT_PILLAR
-        or st.scarab_supply == 0
-    ):
+    if not scarab_fits(st, animal):
         return True
     st.scarabs[animal] += 1
     st.scarab_supply -= 1
