@@ -199,6 +199,26 @@ def test_twelve_wounds_and_a_touch_make_a_mummy_that_then_walks() -> None:
     assert said(log, "touched_by_seat_mummy") == ["The mummy of Player 1 touched you: a wound"]
 
 
+def test_a_walking_mummy_that_touches_twelve_wounds_leaves_a_mummy_where_it_touched() -> None:
+    # Rulebook 004, the mummy's touch: the adventurer's own figure "now moves and acts
+    # like a Mummy", so it rises on its own square, however far the mummy that touched
+    # it walks on in the same phase.
+    hand = ["Scorpion"] * 6 + ["Crocodile"] * 6
+    state = start([EDGAR, CHANTAL], {0: hand})
+    state.square[0] = square(2, 0)
+    state.square[1] = square(5, 5)
+    keep_all(state)
+    roll(state, [1, 1, 1, 1, 1])  # no action for anyone: the seats stay where they are
+    end_turns(state)
+    assert state.mummy_square(INITKAES) == square(1, 0)
+    walking = state.mummy_facing[INITKAES]
+    roll(state, [4, 4, 4, 1, 1])  # three steps: through (2, 0), on to (4, 0)
+    assert state.mummy_square(INITKAES) == square(4, 0)
+    assert state.status[0] == MUMMIFIED and state.mummy_seat[3] == 0
+    assert state.mummy_square(3) == square(2, 0)
+    assert state.mummy_facing[3] == -walking  # back the way Initkaes came
+
+
 def test_twelve_wounds_leave_no_search_and_no_lock_to_pick() -> None:
     hand = ["Scorpion"] * 6 + ["Crocodile"] * 6
     state = start([DAVID, CHANTAL], {0: hand})

@@ -56,7 +56,6 @@ from necropolis.games.horus.codes import (
     E_ROOM,
     E_SARC,
     E_TAKE,
-    E_TOUCH,
     ESCAPED,
     HEALS,
     INSIDE,
@@ -273,7 +272,7 @@ def apply_decision(s: HorusState, a: int) -> None:
         elif s.supply[cp.BLOCK_WOUND] > 0:
             s.supply[cp.BLOCK_WOUND] -= 1
             events.append((E_GIVE, seat, cp.BLOCK_WOUND))
-        events += [(E_TOUCH, seat, m) for m in s.mummies_at(nb)]
+        events += [flow.touch(seat, m, s.mummy_facing[m]) for m in s.mummies_at(nb)]
         s.queue[0:0] = events
         return
     if node == D_REACT:
@@ -318,7 +317,7 @@ def apply_decision(s: HorusState, a: int) -> None:
         s.actions[seat] -= 1
         nb = cp.NEIGHBOURS[s.square[seat]][a - A_MOVE]
         s.square[seat] = nb
-        s.queue += [(E_TOUCH, seat, m) for m in s.mummies_at(nb)]
+        s.queue += [flow.touch(seat, m, s.mummy_facing[m]) for m in s.mummies_at(nb)]
         return
     if a == A_SEARCH:
         s.actions[seat] -= 1

@@ -85,6 +85,9 @@ NUM_ACTIONS = A_BAG_PUT + NT
 # sarcophagus content drawn (arg: sarcophagus + 100 for a Linguistics peek)
 E_ROOM, E_REACT, E_CHECK, E_CHECK_DECIDE, E_SARC = range(9, 14)
 PEEK_FLAG = 100
+#: Added to a touch's mummy (E_TOUCH's arg) when the mummy faced back along its section as
+#: it touched: a twelve-wound adventurer rises where it was touched, facing the other way.
+TOUCH_BACKWARD = 100
 
 #: Equipment uses: action -> (equipment card, wound card it removes).
 HEALS = {

@@ -61,6 +61,7 @@ from necropolis.games.horus.codes import (
     P_WLL,
     PEEK_FLAG,
     SEALED,
+    TOUCH_BACKWARD,
 )
 
 if TYPE_CHECKING:
@@ -259,19 +260,27 @@ def return_card(s: HorusState, t: int) -> None:
         s.supply[t] += 1
 
 
-def mummify(s: HorusState, seat: int, m: int) -> None:
-    """The adventurer rises as a mummy of the same section, facing the other way."""
+def mummify(s: HorusState, seat: int, m: int, facing: int) -> None:
+    """The adventurer rises as a mummy where it stands, walking the section of the mummy
+    ``m`` that touched it, facing the other way from that mummy's ``facing`` as it
+    touched (a mummy that walked on since is elsewhere, perhaps turned at a wall)."""
     s.status[seat] = MUMMIFIED
-    s.mummy_section = (*s.mummy_section, s.mummy_section[m])
-    s.mummy_pos.append(s.mummy_pos[m])
-    s.mummy_facing.append(-s.mummy_facing[m])
+    section = s.mummy_section[m]
+    s.mummy_section = (*s.mummy_section, section)
+    s.mummy_pos.append(cp.SECTIONS[section].index(s.square[seat]))
+    s.mummy_facing.append(-facing)
     s.mummy_down = (*s.mummy_down, False)
     s.mummy_seat = (*s.mummy_seat, seat)
 
 
-def touches(s: HorusState, square: int, m: int) -> list[tuple[int, int, int]]:
+def touch(seat: int, m: int, facing: int) -> tuple[int, int, int]:
+    """The event of mummy ``m`` touching ``seat`` while facing ``facing`` (1 or -1)."""
+    return (E_TOUCH, seat, m + TOUCH_BACKWARD if facing < 0 else m)
+
+
+def touches(s: HorusState, square: int, m: int, facing: int) -> list[tuple[int, int, int]]:
     return [
-        (E_TOUCH, seat, m)
+        touch(seat, m, facing)
         for seat in s.order
         if s.status[seat] == INSIDE and s.square[seat] == square
     ]
@@ -285,10 +294,10 @@ def move_mummies(s: HorusState) -> None:
         path = cp.SECTIONS[s.mummy_section[m]]
         if s.mummy_down[m]:  # a shot mummy gets up instead of moving, and touches
             s.mummy_down = replaced(s.mummy_down, m, False)
-            events += touches(s, path[s.mummy_pos[m]], m)
+            events += touches(s, path[s.mummy_pos[m]], m, s.mummy_facing[m])
             continue
         if steps == 0:  # still together from one round to the next
-            events += touches(s, path[s.mummy_pos[m]], m)
+            events += touches(s, path[s.mummy_pos[m]], m, s.mummy_facing[m])
             continue
         pos, facing = s.mummy_pos[m], s.mummy_facing[m]
         for _ in range(steps):
@@ -297,7 +306,7 @@ def move_mummies(s: HorusState) -> None:
                 facing = -facing
                 nxt = pos + facing
             pos = nxt
-            events += touches(s, path[pos], m)
+            events += touches(s, path[pos], m, facing)
         s.mummy_pos[m], s.mummy_facing[m] = pos, facing
     s.queue.extend(events)
 
@@ -321,10 +330,11 @@ def handle_event(s: HorusState, ev: tuple[int, int, int]) -> bool:
         return_card(s, arg)  # twelve wounds and nothing to discard: no card to take
         return False
     if code == E_TOUCH:
-        if s.status[seat] != INSIDE or s.mummy_down[arg]:
+        m, facing = (arg - TOUCH_BACKWARD, -1) if arg >= TOUCH_BACKWARD else (arg, 1)
+        if s.status[seat] != INSIDE or s.mummy_down[m]:
             return False
         if s.wounds(seat) >= cp.CARD_LIMIT:
-            mummify(s, seat, arg)
+            mummify(s, seat, m, facing)
         elif s.supply[cp.MUMMY_WOUND] > 0:
             s.supply[cp.MUMMY_WOUND] -= 1
             s.queue.insert(0, (E_GIVE, seat, cp.MUMMY_WOUND))
