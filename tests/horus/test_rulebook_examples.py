@@ -16,6 +16,7 @@ from tests.horus.helpers import (
     CHANTAL,
     DAVID,
     DELROY,
+    EDGAR,
     act,
     card,
     chance,
@@ -65,8 +66,23 @@ def test_number_of_actions_with_sobeks_curse() -> None:
         "Player 2 got 2 actions (wound and load level 4)",
         "Player 3 got 4 actions (wound and load level 2)",
     ]
-    level_five = sum(1 for d in state.dice if d >= 5)
-    assert level_five == 0  # "a player with a WLL of 5 would have no actions"
+
+
+def test_a_wound_and_load_level_of_five_gets_no_action_from_the_example_roll() -> None:
+    # The example's note: with the same dice, a player at level 5 would have no actions.
+    hands = {
+        0: ["Hededet treasure (2)"] * 2 + ["Sobek treasure (3)"] * 2 + ["Scorpion", "Crocodile"],
+        1: ["Hededet treasure (4)"] * 2
+        + ["Sobek treasure (4)"] * 2
+        + ["Sobek treasure (1)", "Crowbar", "Bag", "Snake"],
+        2: ["Hededet treasure (5)", "Sobek Idol", "Mummy wound"],
+        3: ["Mummy wound"] * 6 + ["Block wound"] * 4,
+    }
+    state = start([DAVID, CHANTAL, DELROY, EDGAR], hands)
+    keep_all(state)
+    assert state.wll == (3, 4, 2, 5)
+    roll(state, [3, 2, 4, 3, 4])
+    assert state.actions == [4, 2, 4, 0]
 
 
 def test_search_in_the_cobra_nest() -> None:
@@ -197,6 +213,12 @@ def test_imhotep_turns_at_the_wall() -> None:
     }
     assert walks["Imhotep"]["params"]["squares"] == [square(5, 9), square(6, 9), square(5, 9)]
     assert walks["Imhotep"]["text"] == "Imhotep walked 3 squares along the Thoth section"
+    # "Like the other two Mummies": each of the three walks three squares.
+    assert {name: len(walk["params"]["squares"]) for name, walk in walks.items()} == {
+        "Initkaes": 3,
+        "Sanakht": 3,
+        "Imhotep": 3,
+    }
 
 
 def test_block_15_seals_the_cobra_nest() -> None:
