@@ -32,16 +32,18 @@ from tests.horus.helpers import (
 GREEN, RED, BLUE, YELLOW, WHITE = range(5)
 
 
+#: 'Wound and load adjustment': David 6 cards, Chantal 8, Delroy 3 with the Sobek idol.
+WLL_HANDS = {
+    0: ["Hededet treasure (2)"] * 2 + ["Sobek treasure (3)"] * 2 + ["Scorpion", "Crocodile"],
+    1: ["Hededet treasure (4)"] * 2
+    + ["Sobek treasure (4)"] * 2
+    + ["Sobek treasure (1)", "Crowbar", "Bag", "Snake"],
+    2: ["Hededet treasure (5)", "Sobek Idol", "Mummy wound"],
+}
+
+
 def wll_example() -> HorusState:
-    """'Wound and load adjustment': David 6 cards, Chantal 8, Delroy 3 with the Sobek idol."""
-    hands = {
-        0: ["Hededet treasure (2)"] * 2 + ["Sobek treasure (3)"] * 2 + ["Scorpion", "Crocodile"],
-        1: ["Hededet treasure (4)"] * 2
-        + ["Sobek treasure (4)"] * 2
-        + ["Sobek treasure (1)", "Crowbar", "Bag", "Snake"],
-        2: ["Hededet treasure (5)", "Sobek Idol", "Mummy wound"],
-    }
-    return start([DAVID, CHANTAL, DELROY], hands)
+    return start([DAVID, CHANTAL, DELROY], WLL_HANDS)
 
 
 def test_wound_and_load_levels_of_the_three_players() -> None:
@@ -70,14 +72,7 @@ def test_number_of_actions_with_sobeks_curse() -> None:
 
 def test_a_wound_and_load_level_of_five_gets_no_action_from_the_example_roll() -> None:
     # The example's note: with the same dice, a player at level 5 would have no actions.
-    hands = {
-        0: ["Hededet treasure (2)"] * 2 + ["Sobek treasure (3)"] * 2 + ["Scorpion", "Crocodile"],
-        1: ["Hededet treasure (4)"] * 2
-        + ["Sobek treasure (4)"] * 2
-        + ["Sobek treasure (1)", "Crowbar", "Bag", "Snake"],
-        2: ["Hededet treasure (5)", "Sobek Idol", "Mummy wound"],
-        3: ["Mummy wound"] * 6 + ["Block wound"] * 4,
-    }
+    hands = {**WLL_HANDS, 3: ["Mummy wound"] * 6 + ["Block wound"] * 4}
     state = start([DAVID, CHANTAL, DELROY, EDGAR], hands)
     keep_all(state)
     assert state.wll == (3, 4, 2, 5)

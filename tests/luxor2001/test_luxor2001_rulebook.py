@@ -394,24 +394,33 @@ def test_declining_a_swap_with_none_left_still_places_the_scarab() -> None:
     assert state.scarabs[CAMEL] == 1
 
 
+SAME_CAMEL = card_of("camel", "ibis")  # camel→ over ibis←
+#: Where seat 0's five researchers stand in the two tests below: every pillar but the camel's.
+OWN_PILLARS = ["mule", "snake", "hippopotamus", "ibis", "crocodile"]
+
+
+def _same_camel_pair_with_every_researcher_out(state: LuxorState) -> None:
+    """Seat 0, its researchers at every pillar but the camel's, inserts a card that makes
+    a same-facing camel pair at the free camel pillar, and is asked where to bring one."""
+    for animal in OWN_PILLARS:
+        station(state, animal, 0)
+    insert(state, CAMEL_R_SNAKE, 1)
+    draw_filler(state)
+    insert(state, FILLERS[1], 5)
+    draw_filler(state)
+    insert(state, SAME_CAMEL, 2)
+    assert state.phase == rules.RELOCATE and state.occupant[CAMEL] == -1
+
+
 def test_a_same_facing_pair_at_a_free_pillar_keeps_its_scarab_with_none_left() -> None:
     # Rulebook 002, "2. Entrambi gli animali guardano nella stessa direzione": at a free
     # pillar the mover places a researcher, and "anche questa volta" takes a scarab for
     # that pillar, with no condition attached. With every researcher already out, staying
     # put would forfeit that scarab (a scarab stands only where a researcher does), so the
     # mover must bring one of their own researchers over, and the scarab follows it.
-    same_camel = card_of("camel", "ibis")  # camel→ over ibis←
-    state = started(2, [[CAMEL_R_SNAKE, same_camel, FILLERS[0]], OTHER_HAND])
-    for animal in ("mule", "snake", "hippopotamus", "ibis", "crocodile"):
-        station(state, animal, 0)
-    insert(state, CAMEL_R_SNAKE, 1)
-    draw_filler(state)
-    insert(state, FILLERS[1], 5)
-    draw_filler(state)
-    insert(state, same_camel, 2)
-    assert state.phase == rules.RELOCATE and state.occupant[CAMEL] == -1
-    names = ["mule", "snake", "hippopotamus", "ibis", "crocodile"]
-    assert state.legal_actions() == [RELOCATE_BASE + A[x] for x in names]
+    state = started(2, [[CAMEL_R_SNAKE, SAME_CAMEL, FILLERS[0]], OTHER_HAND])
+    _same_camel_pair_with_every_researcher_out(state)
+    assert state.legal_actions() == [RELOCATE_BASE + A[x] for x in OWN_PILLARS]
     assert STAY not in state.legal_actions()
     state.apply_action(RELOCATE_BASE + A["ibis"])
     assert state.occupant[CAMEL] == 0 and state.occupant[A["ibis"]] == -1
@@ -425,10 +434,7 @@ def test_a_same_facing_pair_that_can_bring_no_scarab_leaves_the_move_optional(wh
     # sarcophagus left to open. With no grant to lose, the rulebook's "può spostare" (may
     # move) stands: the mover may leave its researchers where they are, and the pillar
     # stays free with nothing placed.
-    same_camel = card_of("camel", "ibis")
-    state = started(2, [[CAMEL_R_SNAKE, same_camel, FILLERS[0]], OTHER_HAND])
-    for animal in ("mule", "snake", "hippopotamus", "ibis", "crocodile"):
-        station(state, animal, 0)
+    state = started(2, [[CAMEL_R_SNAKE, SAME_CAMEL, FILLERS[0]], OTHER_HAND])
     if why == "the slab is empty":
         state.scarab_supply = 0
     else:
@@ -436,14 +442,8 @@ def test_a_same_facing_pair_that_can_bring_no_scarab_leaves_the_move_optional(wh
         state.scarab_supply -= 3
         state.stack = replaced(state.stack, CAMEL, 0)
     supply, scarabs = state.scarab_supply, state.scarabs[CAMEL]
-    insert(state, CAMEL_R_SNAKE, 1)
-    draw_filler(state)
-    insert(state, FILLERS[1], 5)
-    draw_filler(state)
-    insert(state, same_camel, 2)
-    assert state.phase == rules.RELOCATE and state.occupant[CAMEL] == -1
-    names = ["mule", "snake", "hippopotamus", "ibis", "crocodile"]
-    assert state.legal_actions() == [RELOCATE_BASE + A[x] for x in names] + [STAY]
+    _same_camel_pair_with_every_researcher_out(state)
+    assert state.legal_actions() == [RELOCATE_BASE + A[x] for x in OWN_PILLARS] + [STAY]
     state.apply_action(STAY)
     assert state.occupant[CAMEL] == -1 and state.occupant[A["ibis"]] == 0
     assert (state.scarab_supply, state.scarabs[CAMEL]) == (supply, scarabs)
