@@ -146,25 +146,32 @@ def bots_to_move(seats: list[Seat]) -> set[str]:
     return found
 
 
+#: The table only bots play, watched by its creator: its turn is always a bot's or
+#: chance's, so only its driver moves it on after the outage. Its bots are hard (a tenth
+#: of a second to a second a decision, so the match lasts minutes): easy bots alone
+#: finish a match in a quarter of a second, before the outage begins.
+BOTS_ALONE = ("luxor", ["bot", "bot"], "hard")
+
+
 async def make_tables(base: str) -> list[Seat]:
-    """Per game: two people and a bot; one person between two bots; two people alone
-    (whose turn it nearly always is, so that acts meet the outage); and three bots
-    watched by their creator (a spectator), whose turn is always a bot's or chance's."""
+    """Per game: two people and an easy bot; one person between two easy bots; two people
+    alone (whose turn it nearly always is, so that acts meet the outage); and one table
+    of :data:`BOTS_ALONE`."""
     seats: list[Seat] = []
+    people = (["link", "link", "bot"], ["bot", "link", "bot"], ["link"] * 2)
+    tables = [(g["id"], layout, "easy") for g in await games_of(base) for layout in people]
     async with httpx.AsyncClient(base_url=base, timeout=30) as http:
-        for game in await games_of(base):
-            layouts = (["link", "link", "bot"], ["bot", "link", "bot"], ["link"] * 2, ["bot"] * 3)
-            for layout in layouts:
-                spec = [
-                    {"type": kind, "level": "easy"} if kind == "bot" else {"type": kind}
-                    for kind in layout
-                ]
-                created = await create_table(http, game["id"], spec)
-                for seat in created["seats"]:
-                    if seat.get("token"):
-                        seats.append(Seat(created["table_id"], int(seat["seat"]), seat["token"]))
-                if "link" not in layout:
-                    seats.append(Seat(created["table_id"], -1, created["creator_token"]))
+        for game, layout, level in [*tables, BOTS_ALONE]:
+            spec = [
+                {"type": kind, "level": level} if kind == "bot" else {"type": kind}
+                for kind in layout
+            ]
+            created = await create_table(http, game, spec)
+            for seat in created["seats"]:
+                if seat.get("token"):
+                    seats.append(Seat(created["table_id"], int(seat["seat"]), seat["token"]))
+            if "link" not in layout:
+                seats.append(Seat(created["table_id"], -1, created["creator_token"]))
     return seats
 
 
@@ -355,7 +362,9 @@ async def through_outage(
 
 @contextlib.contextmanager
 def serving(url: str) -> Iterator[Server]:
-    server = start_server(url)
+    # Two bot workers: the hard bots' searches keep one busy, and the easy bots' turns
+    # need not wait behind them.
+    server = start_server(url, bot_workers=2)
     try:
         yield server
     finally:
