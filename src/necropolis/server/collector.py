@@ -5,7 +5,7 @@ generation visits every object the collector tracks. In a table server nearly al
 live long: each open connection holds some 400 (its coroutines, closures, queues and
 headers), each table in memory its state and caches. At 1,000 connections that was about
 470,000 objects and full collections of 0.2-0.4 s, eight in the first 30 s, each a pause
-of every table on the process (README, "Speed"). So :func:`keep_collecting` moves what has
+of every table on the process (docs/speed.md). So :func:`keep_collecting` moves what has
 lived a second out of the collector's reach (``gc.freeze``) every :data:`FREEZE_EVERY`
 seconds, after collecting the young generations: the automatic collections then visit
 only what the last second made (tens of milliseconds at most, where every 5 s left
