@@ -247,16 +247,20 @@ export function translator(reader: Reader): (key: string, params?: Record<string
   };
 }
 
-/**
- * The name a person gave a seat, or null when none was given (the server sends null):
- * the seat's default is then written in the reader's language ("Speler 2").
- */
+// U+2068 FIRST STRONG ISOLATE and U+2069 POP DIRECTIONAL ISOLATE, made from their code
+// points: the bundler writes an escape in the source out as the character itself, which
+// Svelte's compiler then warns of as a hidden bidirectional character.
+const ISOLATE = String.fromCharCode(0x2068);
+const END_ISOLATE = String.fromCharCode(0x2069);
+
 /**
  * A seat's given name as the page writes it, isolated from the text around it (between
  * U+2068 and U+2069, as `<bdi>` does in markup): a name in a right-to-left script, or one
- * that starts with digits, stays inside itself in a log line or a title. Null: no name.
+ * that starts with digits, stays inside itself in a log line or a title. Null when none
+ * was given (the server sends null): the seat's default is then written in the reader's
+ * language ("Speler 2").
  */
 export function givenName(name: string | null | undefined): string | null {
   const trimmed = name?.trim();
-  return trimmed ? `\u2068${trimmed}\u2069` : null;
+  return trimmed ? `${ISOLATE}${trimmed}${END_ISOLATE}` : null;
 }
