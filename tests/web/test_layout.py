@@ -5,7 +5,8 @@ full), seen by the seat whose turn it is, at the two laptop sizes most players h
 (1366×768 and 1280×720): the board, the seat's own hand
 (or, in horus, its adventurer's cards), the prompt and every button of the prompt lie
 inside the viewport, with the page scrolled to its top. On a 390×844 phone the prompt sits
-beside the board, never over it, and what a finger taps is at least 44 px each way.
+beside the board, never over it, and what a finger taps is at least 44 px each way; its
+"Whole board" button fits the board to the screen instead (and is only on a phone).
 Screenshots of each go to ``reports/screenshots/``.
 """
 
@@ -353,5 +354,67 @@ def test_the_header_on_a_phone_keeps_each_control_on_one_line(
             ), (lang, found, bar)
             assert found["height"] <= 50, (lang, found)  # one line of text (two: 60)
         assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    finally:
+        ctx.close()
+
+
+#: The picture of the board inside its cell.
+BOARD_PICTURE = "[data-testid=board] svg.main"
+
+
+@pytest.mark.parametrize("game", sorted(BIGGEST))
+def test_the_whole_board_on_a_phone(
+    browser: Browser, server: Server, shots: Path, game: str
+) -> None:
+    """On a phone the board keeps its finger-wide width and scrolls sideways; "Whole board"
+    fits it to the screen, stays so after a reload (it is remembered), and goes back."""
+    ctx = browser.new_context(
+        viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True, locale="en-GB"
+    )
+    try:
+        page = new_person(ctx)
+        to_my_turn(page, server, game)
+        picture = page.locator(BOARD_PICTURE).first
+        toggle = page.get_by_test_id("whole-board")
+        expect(toggle).to_have_attribute("aria-pressed", "false")
+        wide = box(picture)["width"]
+        assert wide > PHONE["width"], f"{game}: the board at its finger-wide width"
+        seen = picture.evaluate(VISIBLE_PART)
+        assert seen is not None and seen["width"] < wide - 1, f"{game}: part of it out of sight"
+
+        toggle.tap()
+        expect(toggle).to_have_attribute("aria-pressed", "true")
+        page.wait_for_timeout(200)
+        whole = box(picture)
+        assert whole["width"] <= PHONE["width"], f"{game}: the whole board fits: {whole}"
+        seen = picture.evaluate(VISIBLE_PART)
+        assert seen is not None and seen["width"] >= whole["width"] - 1, f"{game}: {seen}"
+        page.screenshot(path=str(shots / f"phone-whole-{game}.png"))
+        assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+
+        # Remembered in this browser: a reload shows the whole board again.
+        page.reload()
+        assert wait_for_turn_or_end([page]) is page
+        toggle = page.get_by_test_id("whole-board")
+        expect(toggle).to_have_attribute("aria-pressed", "true")
+        page.wait_for_timeout(200)
+        assert box(page.locator(BOARD_PICTURE).first)["width"] <= PHONE["width"]
+
+        toggle.tap()
+        expect(toggle).to_have_attribute("aria-pressed", "false")
+        page.wait_for_timeout(200)
+        assert box(page.locator(BOARD_PICTURE).first)["width"] == pytest.approx(wide, abs=1)
+        assert page_errors(page) == []
+    finally:
+        ctx.close()
+
+
+def test_the_whole_board_button_is_only_for_phones(browser: Browser, server: Server) -> None:
+    """On a laptop the board always fits its column: there is no button to ask for it."""
+    ctx = browser.new_context(viewport={"width": 1366, "height": 768}, locale="en-GB")
+    try:
+        page = new_person(ctx)
+        to_my_turn(page, server, "horus", players=2)
+        expect(page.get_by_test_id("whole-board")).to_be_hidden()
     finally:
         ctx.close()

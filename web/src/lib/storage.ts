@@ -118,3 +118,14 @@ export function storedSpeed(): string | null {
 export function rememberSpeed(speed: string): void {
   write(SPEED, speed);
 }
+
+const WHOLE = "necropolis.whole-board";
+
+/** Whether this browser shows the whole board on a phone, smaller, instead of scrolling it sideways. */
+export function storedWholeBoard(): boolean {
+  return read(WHOLE) === "1";
+}
+
+export function rememberWholeBoard(whole: boolean): void {
+  write(WHOLE, whole ? "1" : "0");
+}
