@@ -6,7 +6,8 @@ full), seen by the seat whose turn it is, at the two laptop sizes most players h
 (or, in horus, its adventurer's cards), the prompt and every button of the prompt lie
 inside the viewport, with the page scrolled to its top. On a 390×844 phone the prompt sits
 beside the board, never over it, and what a finger taps is at least 44 px each way; its
-"Whole board" button fits the board to the screen instead (and is only on a phone).
+"Whole board" button fits the board to the screen instead (and is only on a phone); a
+replay, where nothing on the board is tapped, starts with the whole board.
 Screenshots of each go to ``reports/screenshots/``.
 """
 
@@ -24,7 +25,13 @@ from necropolis.engine.protocol import State
 from necropolis.games import game_class
 from tests.server.harness import Server
 from tests.web.conftest import Fresh
-from tests.web.people import create_table, new_person, page_errors, wait_for_turn_or_end
+from tests.web.people import (
+    WAIT,
+    create_table,
+    new_person,
+    page_errors,
+    wait_for_turn_or_end,
+)
 from tests.web.test_undo import Want, prepare
 
 #: The most seats each game takes.
@@ -416,5 +423,48 @@ def test_the_whole_board_button_is_only_for_phones(browser: Browser, server: Ser
         page = new_person(ctx)
         to_my_turn(page, server, "horus", players=2)
         expect(page.get_by_test_id("whole-board")).to_be_hidden()
+    finally:
+        ctx.close()
+
+
+@pytest.mark.parametrize("game", sorted(BIGGEST))
+def test_a_replay_on_a_phone_starts_with_the_whole_board(
+    browser: Browser, server: Server, shots: Path, game: str
+) -> None:
+    """A replay on a phone fits the board to the screen; "Whole board" pressed off shows it
+    at the table's finger-wide width in a cell that scrolls sideways, never the page."""
+    created = server.create_table(game, ["bot:easy"] * 2)
+    table_id, spectator = created["table_id"], created["spectator_token"]
+    ctx = browser.new_context(
+        viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True, locale="en-GB"
+    )
+    try:
+        page = new_person(ctx)
+        page.goto(f"{server.url}/t/{table_id}#{spectator}")
+        expect(page.locator("main.table.finished")).to_be_visible(timeout=4 * WAIT)
+        page.goto(f"{server.url}/t/{table_id}?replay#{spectator}")
+        expect(page.get_by_test_id("step")).to_contain_text("Move 0 of")
+        page.get_by_test_id("turn-forward").tap()
+        page.get_by_test_id("turn-forward").tap()
+        expect(page.get_by_test_id("turn")).to_contain_text("Turn 3 of")
+        picture = page.locator(BOARD_PICTURE).first
+        toggle = page.get_by_test_id("whole-board")
+        expect(toggle).to_have_attribute("aria-pressed", "true")
+        whole = box(picture)
+        assert whole["width"] <= PHONE["width"], f"{game}: the whole board fits: {whole}"
+        assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+        page.screenshot(path=str(shots / f"phone-replay-{game}.png"))
+
+        toggle.tap()
+        expect(toggle).to_have_attribute("aria-pressed", "false")
+        page.wait_for_timeout(200)
+        wide = box(picture)["width"]
+        assert wide > PHONE["width"], f"{game}: the board at its finger-wide width"
+        seen = picture.evaluate(VISIBLE_PART)
+        assert seen is not None and seen["width"] < wide - 1, f"{game}: part of it out of sight"
+        assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"], (
+            f"{game}: the board's cell scrolls sideways, not the page"
+        )
+        assert page_errors(page) == []
     finally:
         ctx.close()
