@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from necropolis.analysis.strength import STRENGTH, main, summarize
+from necropolis.analysis.strength import STRENGTH, hard_vs_heuristic, main, summarize
 from necropolis.analysis.tournament import TournamentMatch, TournamentResult
 
 
@@ -88,6 +88,33 @@ def test_rows_are_held_to_the_targets(tmp_path: Path) -> None:
     # Ahead of the best other seat by a point in 80 matches, behind by one in 120.
     assert more["score_margin"] == {"mean": -0.2, "sd": 0.98}
     assert more["target_met"] is True
+
+
+def test_a_row_tells_the_matches_somebody_won_apart(tmp_path: Path) -> None:
+    duel = [("hard", "heuristic"), ("heuristic", "hard")] * 5  # 10 matches
+    # hard wins 4, the heuristic 2, nobody 4 (winner -1: every seat shut in, returns 0).
+    winners = [0, 0, 1, 1, 0, 1, -1, -1, -1, -1]
+    result = _result("horus", duel, winners)
+    result.command = "necropolis tournament horus --seed 9 --out shut.json"
+    result.write_json(tmp_path / "shut.json")
+    (tmp_path / "runs.json").write_text(
+        json.dumps({"horus": {"hard_vs_heuristic_2p": [{"file": "shut.json"}]}})
+    )
+    assert main([str(tmp_path)]) == 0
+    (row,) = json.loads((tmp_path / "summary.json").read_text())["games"]["horus"][
+        "hard_vs_heuristic_2p"
+    ]
+    assert (row["wins"], row["matches"], row["win_rate"]) == (4.0, 10, 0.4)
+    # Of the 6 that somebody won, hard won 4: a point ahead in 4, behind in 2.
+    assert row["decided"] == {
+        "matches": 6,
+        "wins": 4.0,
+        "win_rate": 0.6667,
+        "score_margin": {"mean": 0.33, "sd": 0.94},
+    }
+    # A game whose every match somebody wins has no such part.
+    every = _result("luxor", duel, [0, 1] * 5)
+    assert "decided" not in hard_vs_heuristic(every, "necropolis tournament luxor")
 
 
 def test_a_ladder_pools_each_pair_from_the_files_that_name_it(tmp_path: Path) -> None:

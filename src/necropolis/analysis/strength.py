@@ -22,7 +22,9 @@ simulations instead is shown, but held to no target).
 Each row of a bot against others also says by how many points it finished ahead of the
 best other seat, on average and with the spread of that margin from match to match
 (``score_margin``): the spread is the luck of a match in the game's own points, and a
-win rate is what the mean margin makes of it.
+win rate is what the mean margin makes of it. Where some matches end with nobody winning
+(horus, when every adventurer is shut in), a row also says the same of the matches
+somebody won (``decided``): how many, the bot's wins and margin among them.
 """
 
 from __future__ import annotations
@@ -52,12 +54,17 @@ TARGET_LADDER = (0.65, 0.80)
 TARGET_OPENSPIEL = 0.60
 
 
-def score_margin(result: TournamentResult, bot: str) -> dict[str, float]:
+def score_margin(
+    result: TournamentResult, bot: str, decided_only: bool = False
+) -> dict[str, float]:
     """The mean and the spread (population standard deviation) of ``bot``'s score minus
-    the best other seat's, over the matches it played: how far apart in points the win
-    rate's bots are, and how wide the luck of a match is in the same points."""
+    the best other seat's, over the matches it played (``decided_only``: those somebody
+    won): how far apart in points the win rate's bots are, and how wide the luck of a
+    match is in the same points."""
     margins = []
     for match in result.matches:
+        if decided_only and not any(match.returns):
+            continue
         for seat, name in enumerate(match.lineup):
             if name == bot:
                 others = (s for k, s in enumerate(match.scores) if k != seat)
@@ -71,7 +78,7 @@ def _bot_row(result: TournamentResult, bot: str, command: str | None) -> dict[st
     summary = result.bot_summary()[bot]
     low, high = summary["win_rate_ci95"]
     times = summary["decision_seconds"]
-    return {
+    row: dict[str, Any] = {
         "game": result.game,
         "players": result.players,
         "bot": bot,
@@ -84,6 +91,16 @@ def _bot_row(result: TournamentResult, bot: str, command: str | None) -> dict[st
         "decision_seconds": {"p50": times["p50"], "max": times["max"]},
         "score_margin": score_margin(result, bot),
     }
+    decided = [m for m in result.matches if any(m.returns)]
+    if len(decided) < len(result.matches):
+        wins = sum(m.returns[seat] for m in decided for seat, n in enumerate(m.lineup) if n == bot)
+        row["decided"] = {
+            "matches": len(decided),
+            "wins": wins,
+            "win_rate": round(wins / len(decided), 4) if decided else 0.0,
+            "score_margin": score_margin(result, bot, decided_only=True),
+        }
+    return row
 
 
 def hard_vs_heuristic(result: TournamentResult, command: str | None) -> dict[str, Any]:
