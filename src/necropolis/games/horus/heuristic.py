@@ -156,6 +156,9 @@ class Tuning:
     rival_rounds: int = 4
     #: What one more round inside is worth beside the sampled sealing risk (unseen dangers).
     stay_cost: float = 0.98
+    #: Whether the seat heads for an exit now, whatever it could still raid: the other side
+    #: of the question "stop here?" that ``scripts/screen_horus_exit.py`` plays out.
+    head_out: bool = False
 
 
 HEURISTIC = Tuning()
@@ -654,6 +657,8 @@ def _plan(me: _Me) -> int:
     shut in on the way (read at the target's square), and every extra round inside costs
     a little for what the samples cannot see. Heading out now is weighed the same way.
     """
+    if me.tuning.head_out:
+        return -1
     here = me.square
     u_go, go_rounds = _go_utility(me, me.value, me.count)
     targets = _sarc_targets(me)

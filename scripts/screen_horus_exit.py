@@ -1,0 +1,190 @@
+"""Screen when horus's tuned strategy should stop raiding, by playing the match out.
+
+Most of the levels' strategy's losses are its seat shut in while it raids on
+(``docs/strength.md``, "horus"), so the one choice it might make too late is to stop.
+This script plays that choice by playouts: once a round, when the tuned strategy would
+raid on with a load in hand (its move differs from heading out now), the seat draws
+worlds from its own window (:meth:`SeatWindow.resample`, never the true state) and in
+each plays the match to its end twice, its seat heading out now or playing the tuned
+strategy on, every other seat as the heuristic, the same dice seed for both. If heading
+out won more often by more than the label's margin (a share of a win; each playout adds
+a thousandth of a point of score margin, to tell equal outcomes apart), it heads out for
+the rest of the match.
+
+Each label (``levels``, the tuned strategy alone, or a margin such as ``0.05``) plays
+``N`` two-player matches against the heuristic bot, seats alternated, match ``i`` from the
+seed ``SEED * 1_000_003 + i`` for every label (the same deals), and prints its share of
+the wins beside the heuristic's, with how many matches it headed out early in. The
+playouts are a number of worlds, not a clock, so a screen replays exactly.
+
+    .venv/bin/python scripts/screen_horus_exit.py -n 200 --seed 77 --worlds 16 levels 0.05 0
+
+The screen of 2026-12-01 is in ``docs/strength.md`` ("horus").
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import multiprocessing
+import random
+import sys
+import time
+from pathlib import Path
+
+from necropolis.engine.driver import play_match
+from necropolis.engine.protocol import CHANCE, State, sample_chance
+from necropolis.engine.seat import SeatWindow
+from necropolis.games import load_game
+from necropolis.games.horus import heuristic
+from necropolis.games.horus.codes import D_TURN
+from necropolis.games.horus.heuristic import Tuning
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # the scripts' shared parts
+from screening import share_line
+
+#: The tuned strategy, heading out now whatever it could still raid.
+HEAD_OUT = dataclasses.replace(heuristic.LEVELS, head_out=True)
+
+
+def parse_label(text: str) -> float | None:
+    """``levels`` (None: the tuned strategy alone) or a margin (a share of a win)."""
+    if text == "levels":
+        return None
+    try:
+        return float(text)
+    except ValueError:
+        raise ValueError(f"{text!r} is neither 'levels' nor a margin (a number)") from None
+
+
+def playout(world: State, seat: int, tuning: Tuning, rng: random.Random) -> float:
+    """``world`` played to its end, ``seat`` by ``tuning`` and every other seat by the
+    heuristic: the seat's share of the win, plus a thousandth of its score margin."""
+    while not world.is_terminal():
+        now = world.current_player()
+        if now == CHANCE:
+            action = sample_chance(world, rng)
+        else:
+            strategy = tuning if now == seat else heuristic.HEURISTIC
+            action = heuristic.decide(SeatWindow(world, now), rng, strategy)
+        world.apply_action(action)
+    scores = world.scores()
+    best_other = max(s for k, s in enumerate(scores) if k != seat)
+    return world.returns()[seat] + 0.001 * (scores[seat] - best_other)
+
+
+class ExitByPlayouts:
+    """The tuned strategy that, once a round while it would raid on with a load, plays
+    heading out now against raiding on in ``worlds`` worlds, and heads out for good when
+    that is better by more than ``margin``. It keeps its choice between decisions (a
+    match's player; the server's bots keep nothing, so this is no level)."""
+
+    def __init__(self, name: str, margin: float, worlds: int) -> None:
+        self.name = name
+        self.margin = margin
+        self.worlds = worlds
+        self.heading_out = False
+        self.asked_in_round = -1
+        #: The rounds it played out, and whether it headed out early.
+        self.questions = 0
+
+    def choose(self, window: SeatWindow, rng: random.Random) -> int:
+        if self.heading_out:
+            return heuristic.decide(window, rng, HEAD_OUT)
+        view = window.view()
+        me = view["players"][window.seat]
+        load = heuristic.load_value(list(me["card_types"]) + list(me["bag_types"]))
+        if (
+            view["awaiting_id"] == D_TURN
+            and view["round"] != self.asked_in_round
+            and load > 0
+            and len(window.legal_actions()) > 1
+            # the strategy decides from the view alone (no draw of rng), so asking it
+            # both ways tells whether it would raid on rather than head out
+            and heuristic.decide(window, rng, heuristic.LEVELS)
+            != heuristic.decide(window, rng, HEAD_OUT)
+        ):
+            self.asked_in_round = view["round"]
+            self.questions += 1
+            self.heading_out = self.out_is_better(window, rng)
+        return heuristic.decide(window, rng, HEAD_OUT if self.heading_out else heuristic.LEVELS)
+
+    def out_is_better(self, window: SeatWindow, rng: random.Random) -> bool:
+        gain = 0.0
+        for _ in range(self.worlds):
+            world = window.resample(rng)
+            seed = rng.getrandbits(64)
+            out = playout(world.clone(), window.seat, HEAD_OUT, random.Random(seed))
+            on = playout(world, window.seat, heuristic.LEVELS, random.Random(seed))
+            gain += out - on
+        return gain / self.worlds > self.margin
+
+
+class Strategy:
+    """A horus strategy under one tuning, as a player of the match driver."""
+
+    def __init__(self, name: str, tuning: Tuning) -> None:
+        self.name, self.tuning = name, tuning
+
+    def choose(self, window: SeatWindow, rng: random.Random) -> int:
+        return heuristic.decide(window, rng, self.tuning)
+
+
+def play(job: tuple[str, int, int, int]) -> tuple[str, float, float, bool, float]:
+    """One match: the label's share of the win, the heuristic's, whether the label's seat
+    headed out early, and the seconds of CPU the match took."""
+    label, seed, i, worlds = job
+    margin = parse_label(label)
+    mine: Strategy | ExitByPlayouts = (
+        Strategy(label, heuristic.LEVELS)
+        if margin is None
+        else ExitByPlayouts(label, margin, worlds)
+    )
+    seats: list[Strategy | ExitByPlayouts] = [Strategy("heuristic", heuristic.HEURISTIC)] * 2
+    k = i % 2
+    seats[k] = mine
+    began = time.process_time()
+    state, _ = play_match(load_game("horus", players=2), seats, seed=seed * 1_000_003 + i)
+    returns = state.returns()
+    early = isinstance(mine, ExitByPlayouts) and mine.heading_out
+    return label, returns[k], returns[1 - k], early, time.process_time() - began
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("labels", nargs="+", help="levels, or a margin such as 0.05")
+    parser.add_argument("-n", "--matches", type=int, default=200)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--worlds", type=int, default=16, help="worlds a question plays")
+    parser.add_argument("--workers", type=int, default=2)
+    args = parser.parse_args()
+    try:
+        for label in args.labels:
+            parse_label(label)
+    except ValueError as error:
+        parser.error(str(error))
+    if args.worlds < 1:
+        parser.error("--worlds is at least 1")
+    jobs = [
+        (label, args.seed, i, args.worlds) for i in range(args.matches) for label in args.labels
+    ]
+    totals = {label: [0.0, 0.0, 0, 0, 0.0] for label in args.labels}
+    with multiprocessing.Pool(args.workers) as pool:
+        for label, mine, theirs, early, seconds in pool.imap_unordered(play, jobs):
+            total = totals[label]
+            total[0] += mine
+            total[1] += theirs
+            total[2] += 1
+            total[3] += early
+            total[4] += seconds
+            if total[2] == args.matches:
+                line = share_line(label, total[0], total[1], args.matches, 2, args.seed)
+                print(
+                    f"{line}; headed out early in {total[3]},"
+                    f" {total[4] / args.matches:.1f} s of CPU a match",
+                    flush=True,
+                )
+
+
+if __name__ == "__main__":
+    main()

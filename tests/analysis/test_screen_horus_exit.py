@@ -1,0 +1,84 @@
+"""scripts/screen_horus_exit.py: its labels, a strategy that heads out raiding nothing, and
+playouts that decide only whether to head out, from the seat's window."""
+
+from __future__ import annotations
+
+import random
+from types import ModuleType
+
+import pytest
+
+import necropolis.engine.driver as driver
+from necropolis.engine import SeatWindow, play_match
+from necropolis.engine.protocol import State
+from necropolis.games import load_game
+from necropolis.games.horus import heuristic
+from necropolis.games.horus.codes import A_OPEN, A_PEEK
+from tests.analysis.scripts import load_script
+
+SEED = 5 * 1_000_003 + 1
+
+
+@pytest.fixture(scope="module")
+def screen() -> ModuleType:
+    return load_script("screen_horus_exit")
+
+
+def test_labels_are_the_tuned_strategy_or_a_margin(screen: ModuleType) -> None:
+    assert screen.parse_label("levels") is None
+    assert screen.parse_label("0.05") == 0.05
+    assert screen.parse_label("-1") == -1.0
+    with pytest.raises(ValueError, match="neither 'levels' nor a margin"):
+        screen.parse_label("often")
+
+
+def test_heading_out_raids_nothing(screen: ModuleType) -> None:
+    """The tuned strategy told to head out opens and takes nothing, all match long, where
+    on the same deal it raids."""
+    assert heuristic.Tuning(rivals_shut_in=False, head_out=True) == screen.HEAD_OUT
+    game = load_game("horus", players=2)
+    for tuning, raided in ((heuristic.LEVELS, True), (screen.HEAD_OUT, False)):
+        seats = [screen.Strategy("mine", tuning), screen.Strategy("h", heuristic.HEURISTIC)]
+        raids: list[int] = []
+
+        def watch(state: State, action: int, raids: list[int] = raids) -> None:
+            if state.current_player() == 0 and A_OPEN <= action < A_PEEK:
+                raids.append(action)
+
+        state, _ = play_match(game, seats, seed=SEED, on_action=watch)
+        assert state.is_terminal() and bool(raids) is raided
+
+
+class Window(SeatWindow):
+    """A seat's window that counts the worlds drawn from it."""
+
+    drawn = 0
+
+    def resample(self, rng: random.Random) -> State:
+        Window.drawn += 1
+        return super().resample(rng)
+
+
+def test_playouts_only_choose_when_to_head_out(
+    screen: ModuleType, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With a margin no playout can clear, the seat plays the tuned strategy's very match,
+    having asked, from worlds of its own window; with one every playout clears, it heads
+    out at its first question."""
+    monkeypatch.setattr(driver, "SeatWindow", Window)
+    Window.drawn = 0
+    game = load_game("horus", players=2)
+    alone, _ = play_match(
+        game,
+        [screen.Strategy("levels", heuristic.LEVELS), screen.Strategy("h", heuristic.HEURISTIC)],
+        seed=SEED,
+    )
+    never = screen.ExitByPlayouts("10", 10.0, worlds=2)
+    asked, _ = play_match(game, [never, screen.Strategy("h", heuristic.HEURISTIC)], seed=SEED)
+    assert never.questions > 0 and not never.heading_out
+    assert Window.drawn == 2 * never.questions, "two worlds a question, from the window"
+    assert asked.returns() == alone.returns() and asked.scores() == alone.scores()
+
+    always = screen.ExitByPlayouts("-10", -10.0, worlds=1)
+    play_match(game, [always, screen.Strategy("h", heuristic.HEURISTIC)], seed=SEED)
+    assert always.questions == 1 and always.heading_out
