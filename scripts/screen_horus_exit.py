@@ -42,6 +42,7 @@ from necropolis.games.horus.heuristic import Tuning
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # the scripts' shared parts
 from screening import share_line
+from tune_horus_heuristic import TunedBot as Strategy
 
 #: The tuned strategy, heading out now whatever it could still raid.
 HEAD_OUT = dataclasses.replace(heuristic.LEVELS, head_out=True)
@@ -85,29 +86,28 @@ class ExitByPlayouts:
         self.worlds = worlds
         self.heading_out = False
         self.asked_in_round = -1
-        #: The rounds it played out, and whether it headed out early.
+        #: How many rounds it played out.
         self.questions = 0
 
     def choose(self, window: SeatWindow, rng: random.Random) -> int:
         if self.heading_out:
             return heuristic.decide(window, rng, HEAD_OUT)
+        on = heuristic.decide(window, rng, heuristic.LEVELS)
         view = window.view()
+        if view["awaiting_id"] != D_TURN or view["round"] == self.asked_in_round:
+            return on
         me = view["players"][window.seat]
-        load = heuristic.load_value(list(me["card_types"]) + list(me["bag_types"]))
-        if (
-            view["awaiting_id"] == D_TURN
-            and view["round"] != self.asked_in_round
-            and load > 0
-            and len(window.legal_actions()) > 1
-            # the strategy decides from the view alone (no draw of rng), so asking it
-            # both ways tells whether it would raid on rather than head out
-            and heuristic.decide(window, rng, heuristic.LEVELS)
-            != heuristic.decide(window, rng, HEAD_OUT)
-        ):
-            self.asked_in_round = view["round"]
-            self.questions += 1
-            self.heading_out = self.out_is_better(window, rng)
-        return heuristic.decide(window, rng, HEAD_OUT if self.heading_out else heuristic.LEVELS)
+        if heuristic.load_value(list(me["card_types"]) + list(me["bag_types"])) <= 0:
+            return on
+        # the strategy decides from the view alone (no draw of rng), so asking it both
+        # ways tells whether it would raid on rather than head out
+        out = heuristic.decide(window, rng, HEAD_OUT)
+        if out == on:
+            return on
+        self.asked_in_round = view["round"]
+        self.questions += 1
+        self.heading_out = self.out_is_better(window, rng)
+        return out if self.heading_out else on
 
     def out_is_better(self, window: SeatWindow, rng: random.Random) -> bool:
         gain = 0.0
@@ -118,16 +118,6 @@ class ExitByPlayouts:
             on = playout(world, window.seat, heuristic.LEVELS, random.Random(seed))
             gain += out - on
         return gain / self.worlds > self.margin
-
-
-class Strategy:
-    """A horus strategy under one tuning, as a player of the match driver."""
-
-    def __init__(self, name: str, tuning: Tuning) -> None:
-        self.name, self.tuning = name, tuning
-
-    def choose(self, window: SeatWindow, rng: random.Random) -> int:
-        return heuristic.decide(window, rng, self.tuning)
 
 
 def play(job: tuple[str, int, int, int]) -> tuple[str, float, float, bool, float]:
