@@ -24,7 +24,6 @@ The screen of 2026-12-01 is in ``docs/strength.md`` ("horus").
 
 from __future__ import annotations
 
-import argparse
 import dataclasses
 import multiprocessing
 import random
@@ -41,7 +40,7 @@ from necropolis.games.horus.codes import D_TURN
 from necropolis.games.horus.heuristic import Tuning
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # the scripts' shared parts
-from screening import share_line
+from screening import parse_screen, screen_arguments, share_line
 from tune_horus_heuristic import TunedBot as Strategy
 
 #: The tuned strategy, heading out now whatever it could still raid.
@@ -141,18 +140,11 @@ def play(job: tuple[str, int, int, int]) -> tuple[str, float, float, bool, float
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("labels", nargs="+", help="levels, or a margin such as 0.05")
-    parser.add_argument("-n", "--matches", type=int, default=200)
-    parser.add_argument("--seed", type=int, default=0)
+    description = __doc__.split("\n\n")[0]
+    labels_help = "levels, or a margin such as 0.05"
+    parser = screen_arguments(description, "labels", labels_help, 200, players=False)
     parser.add_argument("--worlds", type=int, default=16, help="worlds a question plays")
-    parser.add_argument("--workers", type=int, default=2)
-    args = parser.parse_args()
-    try:
-        for label in args.labels:
-            parse_label(label)
-    except ValueError as error:
-        parser.error(str(error))
+    args = parse_screen(parser, "labels", parse_label)
     if args.worlds < 1:
         parser.error("--worlds is at least 1")
     jobs = [

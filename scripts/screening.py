@@ -4,13 +4,16 @@
 seat against the heuristic in every other, and report it the same way: the strategy's
 share of the wins beside the heuristic seats' mean share, each with its 95% interval. They
 also read the strategies to screen the same way (:func:`parse_fields`): a shipped one by
-name, or changes to the heuristic's fields as ``field=value,...``.
+name, or changes to the heuristic's fields as ``field=value,...``. Those two and
+``screen_horus_exit.py`` take the same arguments (:func:`screen_arguments`), checked
+before the first match is played (:func:`parse_screen`).
 """
 
 from __future__ import annotations
 
+import argparse
 import dataclasses
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
 
 from necropolis.analysis.tournament import wilson_interval
@@ -59,3 +62,40 @@ def share_line(
         f" matches at {players} players, seed {seed};"
         f" the heuristic seats {theirs / matches:.1%} ({base_low:.1%}-{base_high:.1%}) each"
     )
+
+
+def screen_arguments(
+    description: str, labels: str, labels_help: str, matches: int, players: bool = True
+) -> argparse.ArgumentParser:
+    """The arguments of a screen: what to screen (one or more ``labels``), the matches
+    each plays (``-n``, default ``matches``), the players (``-p``, where a screen may
+    play more than two), the seed of the deals and the processes that play them."""
+    parser = argparse.ArgumentParser(description=description)
+    parser.add_argument(labels, nargs="+", help=labels_help)
+    parser.add_argument("-n", "--matches", type=int, default=matches)
+    if players:
+        parser.add_argument("-p", "--players", type=int, default=2)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--workers", type=int, default=2)
+    return parser
+
+
+def parse_screen(
+    parser: argparse.ArgumentParser, labels: str, read: Callable[[str], object]
+) -> argparse.Namespace:
+    """The command line, refused with a clear message (and exit status 2) before any
+    match is played when a label does not read (``read`` raises ValueError) or a count
+    is out of range."""
+    args = parser.parse_args()
+    for label in getattr(args, labels):
+        try:
+            read(label)
+        except ValueError as error:
+            parser.error(str(error))
+    if args.matches < 1:
+        parser.error("-n/--matches is at least 1")
+    if args.workers < 1:
+        parser.error("--workers is at least 1")
+    if getattr(args, "players", 2) not in range(2, 7):
+        parser.error("-p/--players is 2 to 6 (a game may allow fewer)")
+    return args

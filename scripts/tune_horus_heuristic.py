@@ -23,7 +23,6 @@ The runs that chose ``LEVELS`` (2026-11-29) are in ``docs/strength.md`` ("horus"
 
 from __future__ import annotations
 
-import argparse
 import multiprocessing
 import random
 import sys
@@ -39,7 +38,7 @@ from necropolis.games.horus.codes import A_LEAVE, ESCAPED
 from necropolis.games.horus.heuristic import Tuning
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # the scripts' shared parts
-from screening import parse_fields, share_line
+from screening import parse_fields, parse_screen, screen_arguments, share_line
 
 #: How a match ended for the tuning's seat (``--fates``): its status, whether a heuristic
 #: seat got out, who won, and whether it declined to leave from an exit with cards.
@@ -131,19 +130,10 @@ def screen(
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("tunings", nargs="+", help="heuristic, levels or field=value,...")
-    parser.add_argument("-n", "--matches", type=int, default=1000)
-    parser.add_argument("-p", "--players", type=int, default=2)
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--workers", type=int, default=2)
+    description = __doc__.split("\n\n")[0]
+    parser = screen_arguments(description, "tunings", "heuristic, levels or field=value,...", 1000)
     parser.add_argument("--fates", action="store_true", help="count how the matches ended")
-    args = parser.parse_args()
-    try:
-        for label in args.tunings:
-            parse_tuning(label)
-    except ValueError as error:
-        parser.error(str(error))
+    args = parse_screen(parser, "tunings", parse_tuning)
     screen(args.tunings, args.matches, args.players, args.seed, args.workers, args.fates)
 
 

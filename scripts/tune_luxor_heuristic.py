@@ -18,7 +18,6 @@ The screens of 2026-11-29 are in ``docs/strength.md`` ("luxor").
 
 from __future__ import annotations
 
-import argparse
 import multiprocessing
 import random
 import sys
@@ -32,7 +31,7 @@ from necropolis.games.luxor import heuristic
 from necropolis.games.luxor.heuristic import Weights
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # the scripts' shared parts
-from screening import parse_fields, share_line
+from screening import parse_fields, parse_screen, screen_arguments, share_line
 
 
 def parse_weights(text: str) -> Weights:
@@ -81,18 +80,9 @@ def screen(labels: Iterable[str], matches: int, players: int, seed: int, workers
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("weights", nargs="+", help="heuristic, levels or field=value,...")
-    parser.add_argument("-n", "--matches", type=int, default=400)
-    parser.add_argument("-p", "--players", type=int, default=2)
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--workers", type=int, default=2)
-    args = parser.parse_args()
-    try:
-        for label in args.weights:
-            parse_weights(label)
-    except ValueError as error:
-        parser.error(str(error))
+    description = __doc__.split("\n\n")[0]
+    parser = screen_arguments(description, "weights", "heuristic, levels or field=value,...", 400)
+    args = parse_screen(parser, "weights", parse_weights)
     screen(args.weights, args.matches, args.players, args.seed, args.workers)
 
 
