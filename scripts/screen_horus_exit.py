@@ -142,7 +142,7 @@ def play(job: tuple[str, int, int, int]) -> tuple[str, float, float, bool, float
 def main() -> None:
     description = __doc__.split("\n\n")[0]
     labels_help = "levels, or a margin such as 0.05"
-    parser = screen_arguments(description, "labels", labels_help, 200, players=False)
+    parser = screen_arguments(description, "labels", labels_help, 200)
     parser.add_argument("--worlds", type=int, default=16, help="worlds a question plays")
     args = parse_screen(parser, "labels", parse_label)
     if args.worlds < 1:

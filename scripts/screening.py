@@ -17,6 +17,7 @@ from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
 
 from necropolis.analysis.tournament import wilson_interval
+from necropolis.games import game_class
 
 #: A strategy's settings: a frozen dataclass of numbers and switches.
 Fields = TypeVar("Fields")
@@ -65,16 +66,18 @@ def share_line(
 
 
 def screen_arguments(
-    description: str, labels: str, labels_help: str, matches: int, players: bool = True
+    description: str, labels: str, labels_help: str, matches: int, game: str | None = None
 ) -> argparse.ArgumentParser:
     """The arguments of a screen: what to screen (one or more ``labels``), the matches
-    each plays (``-n``, default ``matches``), the players (``-p``, where a screen may
-    play more than two), the seed of the deals and the processes that play them."""
+    each plays (``-n``, default ``matches``), the players (``-p``, where the screen plays
+    ``game`` at any of its player counts), the seed of the deals and the processes that
+    play them."""
     parser = argparse.ArgumentParser(description=description)
     parser.add_argument(labels, nargs="+", help=labels_help)
     parser.add_argument("-n", "--matches", type=int, default=matches)
-    if players:
+    if game is not None:
         parser.add_argument("-p", "--players", type=int, default=2)
+        parser.set_defaults(game=game)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--workers", type=int, default=2)
     return parser
@@ -96,6 +99,9 @@ def parse_screen(
         parser.error("-n/--matches is at least 1")
     if args.workers < 1:
         parser.error("--workers is at least 1")
-    if getattr(args, "players", 2) not in range(2, 7):
-        parser.error("-p/--players is 2 to 6 (a game may allow fewer)")
+    game = getattr(args, "game", None)
+    if game is not None:
+        low, high = game_class(game).min_players, game_class(game).max_players
+        if not low <= args.players <= high:
+            parser.error(f"-p/--players is {low} to {high} in {game}")
     return args

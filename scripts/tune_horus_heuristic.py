@@ -131,7 +131,8 @@ def screen(
 
 def main() -> None:
     description = __doc__.split("\n\n")[0]
-    parser = screen_arguments(description, "tunings", "heuristic, levels or field=value,...", 1000)
+    labels_help = "heuristic, levels or field=value,..."
+    parser = screen_arguments(description, "tunings", labels_help, 1000, game="horus")
     parser.add_argument("--fates", action="store_true", help="count how the matches ended")
     args = parse_screen(parser, "tunings", parse_tuning)
     screen(args.tunings, args.matches, args.players, args.seed, args.workers, args.fates)

@@ -81,7 +81,8 @@ def screen(labels: Iterable[str], matches: int, players: int, seed: int, workers
 
 def main() -> None:
     description = __doc__.split("\n\n")[0]
-    parser = screen_arguments(description, "weights", "heuristic, levels or field=value,...", 400)
+    labels_help = "heuristic, levels or field=value,..."
+    parser = screen_arguments(description, "weights", labels_help, 400, game="luxor")
     args = parse_screen(parser, "weights", parse_weights)
     screen(args.weights, args.matches, args.players, args.seed, args.workers)
 

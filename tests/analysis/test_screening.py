@@ -27,6 +27,7 @@ def _run(script: str, *args: str) -> subprocess.CompletedProcess[str]:
         ("tune_horus_heuristic", ["-n", "0", "levels"], "-n/--matches is at least 1"),
         ("tune_horus_heuristic", ["-p", "7", "levels"], "-p/--players is 2 to 6"),
         ("tune_luxor_heuristic", ["nosuch=1"], "'nosuch=1' is not field=value"),
+        ("tune_luxor_heuristic", ["-p", "5", "levels"], "-p/--players is 2 to 4 in luxor"),
         ("tune_luxor_heuristic", ["--workers", "0", "levels"], "--workers is at least 1"),
         ("screen_horus_exit", ["soon"], "'soon' is neither 'levels' nor a margin"),
         ("screen_horus_exit", ["--worlds", "0", "levels"], "--worlds is at least 1"),
