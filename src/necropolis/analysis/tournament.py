@@ -34,7 +34,7 @@ import time
 from collections.abc import Callable, Collection, Iterator, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from necropolis.analysis.batch import match_seed, run_matches
 from necropolis.bots import make_bot
@@ -48,6 +48,8 @@ Z95 = 1.959963984540054
 ELO_SCALE = 400.0
 #: Where the mean rating sits.
 ELO_MEAN = 1500.0
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -96,7 +98,7 @@ def percentile(values: Sequence[float], q: float) -> float:
     return ordered[rank - 1]
 
 
-def rotations(lineup: Sequence[str]) -> list[tuple[str, ...]]:
+def rotations(lineup: Sequence[T]) -> list[tuple[T, ...]]:
     """A fixed lineup turned round the table: each entry seats it one place further on.
 
     For one bot against several copies of another (``hard`` among three ``heuristic``),

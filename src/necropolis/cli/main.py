@@ -9,7 +9,17 @@ from __future__ import annotations
 import typer
 from rich.table import Table
 
-from necropolis.cli import balance, bench, play, replay, serve, simulate, tournament, users
+from necropolis.cli import (
+    balance,
+    bench,
+    play,
+    replay,
+    serve,
+    simulate,
+    strength,
+    tournament,
+    users,
+)
 from necropolis.cli.common import console
 from necropolis.games import game_class, game_ids
 
@@ -24,6 +34,7 @@ app.command("play")(play.play)
 app.command("replay")(replay.replay)
 app.command("simulate")(simulate.simulate)
 app.command("tournament")(tournament.tournament)
+app.add_typer(strength.strength_app, name="strength")
 app.command("bench")(bench.bench)
 app.command("balance")(balance.balance)
 app.command("serve")(serve.serve)

@@ -3,6 +3,8 @@
 ``seed`` plus the players' decisions reproduce a match exactly: chance outcomes are drawn
 from one :class:`random.Random` seeded once, one draw per chance node, and each bot gets
 its own generator derived from the same seed, so a bot's thinking never shifts the dice.
+A caller may draw the chance outcomes itself instead (``chance``: the duplicate deals of
+:mod:`necropolis.analysis.duel`, which give every seating of a deal the same dice).
 """
 
 from __future__ import annotations
@@ -37,10 +39,14 @@ def play_match(
     players: Sequence[Player],
     seed: int | None = None,
     on_action: Callable[[State, int], None] | None = None,
+    chance: Callable[[State], int] | None = None,
 ) -> tuple[State, MatchRecord]:
     """Play a whole match; returns the final state and its record.
 
-    ``on_action(state, action)`` is called before each action is applied.
+    ``on_action(state, action)`` is called before each action is applied. ``chance``,
+    given, picks the outcome of every chance node (one of its :meth:`State.chance_outcomes`)
+    instead of the generator seeded from ``seed``; the bots' generators still come from
+    ``seed``.
     """
     if len(players) != game.num_players:
         raise ValueError(f"{game.id} with {game.num_players} players needs that many players")
@@ -51,7 +57,7 @@ def play_match(
     while not state.is_terminal():
         seat = state.current_player()
         if seat == CHANCE:
-            action = sample_chance(state, chance_rng)
+            action = sample_chance(state, chance_rng) if chance is None else chance(state)
         else:
             action = players[seat].choose(SeatWindow(state, seat), rngs[seat])
         if on_action is not None:

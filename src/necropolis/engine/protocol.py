@@ -312,6 +312,19 @@ class State(ABC):
     def chance_outcomes(self) -> list[tuple[int, float]]:
         """``[(action, probability)]`` at a chance node, sorted by action; else empty."""
 
+    def chance_kind(self) -> str:
+        """What this chance node draws, in the game's words (a die, a card of a named
+        deck, a falling block): every node of one kind draws from one stream.
+
+        Duplicate deals (:mod:`necropolis.analysis.duel`) give the k-th node of each kind
+        the same random number in every seating of a deal, so that the same die comes
+        up and the same card is drawn however the bots play, as far as the game allows.
+        A kind tied to one seat (that seat's own die) names the seat, so that one seat
+        rolling more often does not shift the others' rolls. One kind for every node by
+        default; called only at a chance node.
+        """
+        return "chance"
+
     def is_legal(self, action: int) -> bool:
         """Whether :meth:`apply_action` would accept ``action`` now."""
         if self.current_player() == CHANCE:

@@ -89,6 +89,25 @@ def chance_outcomes(s: HorusState) -> list[tuple[int, float]]:
     return []
 
 
+def chance_kind(s: HorusState) -> str:
+    """The stream a chance node draws from in duplicate deals: the table's action and
+    mummy dice, a seat's own lock and chest dice, the deck a card comes from (a search and
+    a sarcophagus of one god draw from one deck), the stone blocks left in the box."""
+    node = s.node
+    if node == C_ACTION_DIE:
+        return "action die"
+    if node == C_MUMMY_DIE:
+        return "mummy die"
+    if node == C_LOCK_DIE:
+        return f"lock die of seat {s.node_seat}"
+    if node == C_CHEST:
+        return f"chest die of seat {s.node_seat}"
+    if node in (C_DRAW, C_SARC):
+        origin = s.node_arg if node == C_DRAW else cp.SARC_POOL[s.node_arg % PEEK_FLAG]
+        return f"{cp.ORIGIN_WORDS[origin]} card"
+    return "stone block"  # C_BLOCK, C_CHECK: one taken from the box
+
+
 def apply_chance(s: HorusState, a: int) -> None:
     node = s.node
     if node == C_ACTION_DIE:

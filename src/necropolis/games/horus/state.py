@@ -187,6 +187,9 @@ class HorusState(State):
     def chance_outcomes(self) -> list[tuple[int, float]]:
         return flow.chance_outcomes(self)
 
+    def chance_kind(self) -> str:
+        return flow.chance_kind(self)
+
     def is_legal(self, action: int) -> bool:
         if self.node == N_TERMINAL:
             return False

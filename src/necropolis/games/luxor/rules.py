@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 from necropolis.engine.frozen import added, added_in, replaced
 from necropolis.games.luxor.components import (
     ANUBIS_AFTER,
+    BACKS,
     BURIAL_CHAMBER,
     CARD_MODE,
     CARD_REACH,
@@ -205,6 +206,26 @@ def chance_outcomes(st: LuxorState) -> list[tuple[int, float]]:
     if phase == P_TREASURE:
         return _weighted(st.treasure_left)
     return []
+
+
+def chance_kind(st: LuxorState) -> str:
+    """The stream a chance node draws from in duplicate deals: the draw pile (the deal
+    too), each seat's own die, each level's Horus cards, the scarabs, each symbol's
+    temple tiles, and the Osiris and treasure tiles laid out at the start."""
+    phase = st.phase
+    if phase == P_ROLL:
+        return f"die of seat {st.seat}"
+    if phase == P_HORUS_DRAW:
+        return f"Horus card of level {st.pending}"
+    if phase == P_SCARAB_DRAW:
+        return "scarab"
+    if phase == P_TEMPLE_REVEAL:
+        return f"{BACKS[FIELD_SYMBOL[st.pending]]} temple tile"
+    if phase == P_OSIRIS:
+        return "Osiris tile"
+    if phase == P_TREASURE:
+        return "treasure tile"
+    return "card"  # P_DEAL, P_DRAW: the draw pile
 
 
 # --- applying ------------------------------------------------------------------------------

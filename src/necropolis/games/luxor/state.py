@@ -208,6 +208,9 @@ class LuxorState(State):
             return []
         return rules.chance_outcomes(self)
 
+    def chance_kind(self) -> str:
+        return rules.chance_kind(self)
+
     def _apply(self, action: int) -> None:
         rules.apply(self, action)
 

@@ -259,6 +259,22 @@ def chance_outcomes(st: LuxorState) -> list[tuple[int, float]]:
     return []
 
 
+def chance_kind(st: LuxorState) -> str:
+    """The stream a chance node draws from in duplicate deals: the hieroglyph cards
+    (the deal too), the sarcophagus values, the pharaoh cards, the backs of the second
+    pile's top cards and the curse cards (the curse variant)."""
+    phase = st.phase
+    if phase == OPEN:
+        return "sarcophagus value"
+    if phase == PHARAOH:
+        return "pharaoh card"
+    if phase == BACK:
+        return "back of the second pile's top card"
+    if phase == CURSE:
+        return "curse card"
+    return "hieroglyph card"  # DRAW, DEAL
+
+
 # --- applying -------------------------------------------------------------------------------
 
 

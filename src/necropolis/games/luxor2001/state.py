@@ -192,6 +192,9 @@ class LuxorState(State):
     def chance_outcomes(self) -> list[tuple[int, float]]:
         return rules.chance_outcomes(self)
 
+    def chance_kind(self) -> str:
+        return rules.chance_kind(self)
+
     def is_legal(self, action: int) -> bool:
         return rules.is_legal(self, action)
 
