@@ -73,6 +73,32 @@ class TurnPlanner(Protocol):
         ...
 
 
+class Features(Protocol):
+    """A game's description of a position for a learned judgement, read from one seat's
+    view (so it can hold nothing that seat may not see).
+
+    :meth:`encode` lists the seats relative to the viewer: the viewer first, then the
+    seats after it in seat order. A judgement learned on these numbers
+    (:mod:`necropolis.bots.judgement`) answers in the same order: each seat's chance to
+    win (and, where :attr:`nobody` is set, the chance that nobody does), and the viewer's
+    expected margin over the best other seat, in units of :attr:`margin_scale` points.
+    """
+
+    #: Whether a match can end with nobody winning: the judgement then has that outcome too.
+    nobody: bool
+    #: Points a margin is divided by for learning: about a typical winning margin.
+    margin_scale: float
+
+    def size(self, players: int) -> int:
+        """The length of :meth:`encode`'s list at ``players`` seats."""
+        ...
+
+    def encode(self, view: View) -> list[float]:
+        """The numbers describing ``view`` (a seat's, never a spectator's), each of them
+        about 0 to 1 in size, the seats relative to the viewer."""
+        ...
+
+
 class Game(ABC):
     """The rules of one game with one set of options; a factory of initial states.
 
@@ -181,6 +207,11 @@ class Game(ABC):
         """The game's planner of whole turns (None: it has none), for the searches that
         play worlds a round on (:class:`~necropolis.bots.rollout.RolloutBot`,
         :class:`~necropolis.bots.plans.PlanBot`)."""
+        return None
+
+    def features(self) -> Features | None:
+        """The game's description of a seat's view for a learned judgement (None: it has
+        none, and the bots judge by :meth:`State.estimate_returns` alone)."""
         return None
 
     def board_layout(self) -> dict[str, Any]:

@@ -22,7 +22,7 @@ from necropolis.games.horus.state import HorusState
 from necropolis.games.horus.view import OBSERVATION_SIZE, encode
 
 if TYPE_CHECKING:
-    from necropolis.engine.protocol import Policy
+    from necropolis.engine.protocol import Features, Policy
 
 
 class HorusGame(Game):
@@ -127,6 +127,11 @@ class HorusGame(Game):
     @classmethod
     def components_file(cls) -> str:
         return "horus.toml"
+
+    def features(self) -> Features:
+        from necropolis.games.horus.features import FEATURES
+
+        return FEATURES
 
     def heuristic_policy(self) -> Policy:
         from necropolis.games.horus import heuristic

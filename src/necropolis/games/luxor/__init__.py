@@ -19,7 +19,7 @@ from necropolis.games.luxor.components import HAND_SIZE, OSIRIS_USED, TREASURE_F
 from necropolis.games.luxor.state import LuxorState
 
 if TYPE_CHECKING:
-    from necropolis.engine.protocol import Policy, TurnPlanner
+    from necropolis.engine.protocol import Features, Policy, TurnPlanner
 
 
 class LuxorGame(Game):
@@ -93,6 +93,11 @@ class LuxorGame(Game):
     @classmethod
     def components_file(cls) -> str:
         return "luxor.toml"
+
+    def features(self) -> Features:
+        from necropolis.games.luxor.features import FEATURES
+
+        return FEATURES
 
     def heuristic_policy(self) -> Policy:
         from necropolis.games.luxor import heuristic

@@ -25,7 +25,7 @@ from necropolis.games.luxor2001.components import (
 from necropolis.games.luxor2001.state import LuxorState
 
 if TYPE_CHECKING:
-    from necropolis.engine.protocol import Policy
+    from necropolis.engine.protocol import Features, Policy
 
 
 class Luxor2001Game(Game):
@@ -137,6 +137,11 @@ class Luxor2001Game(Game):
     @classmethod
     def components_file(cls) -> str:
         return "luxor2001.toml"
+
+    def features(self) -> Features:
+        from necropolis.games.luxor2001.features import FEATURES
+
+        return FEATURES
 
     def heuristic_policy(self) -> Policy:
         from necropolis.games.luxor2001 import heuristic

@@ -1,0 +1,261 @@
+"""Judgement: each seat's chance to win, and the expected margin, from one seat's view.
+
+One evaluator per game serves the hard bot (its search's leaves), the analysis of
+finished games and hints. :func:`evaluator` gives a game's: a learned model where the
+game ships one for its player count (``judgement-<N>p.npz`` beside the game's module,
+made by ``necropolis train``), else the game's hand-written estimate
+(:meth:`State.estimate_returns`) of a world drawn from the seat's window.
+
+A learned model reads only the game's :class:`~necropolis.engine.protocol.Features` of
+the seat's view, so it can know nothing that seat may not see; it is a small network in
+plain numpy (one or two hidden layers) whose outputs are a softmax over the seats (the
+viewer first, then the seats after it, plus "nobody" where a match can end with nobody
+winning) and the viewer's margin over the best other seat. Evaluations are batched: a
+decision's candidates go through the network as one matrix.
+
+Every evaluator answers :meth:`Evaluator.judge` for a batch of seat windows (a window onto
+the true state of a finished match, onto a world a search drew, or onto a table's state
+in play: it reads only the window's view, and for the estimate a world the window
+draws), with :meth:`Evaluator.win_chances` for one.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import random
+from abc import ABC, abstractmethod
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from functools import cache
+from importlib import resources
+from pathlib import Path
+from typing import Any, NamedTuple
+
+import numpy as np
+from numpy.typing import NDArray
+
+from necropolis.engine.protocol import Features, Game, State, View
+from necropolis.engine.seat import SeatWindow
+
+Array = NDArray[np.float64]
+
+#: The file name of a game's shipped model for ``players`` seats, in the game's package.
+MODEL_FILE = "judgement-{players}p.npz"
+
+
+class Judgement(NamedTuple):
+    """A batch of judgements, one row per window judged.
+
+    ``chances[i, s]`` is seat ``s``'s chance to win (seats in seat order, not relative to
+    the viewer), ``nobody[i]`` the chance that the match ends with nobody winning (0 in a
+    game where it cannot), ``margins[i]`` the viewer's expected score minus the best other
+    seat's, in points.
+    """
+
+    chances: Array
+    nobody: Array
+    margins: Array
+
+
+class Evaluator(ABC):
+    """A game's judgement of positions from a seat's view (see the module's docstring)."""
+
+    #: What the judgement is, in words, for reports ("learned model, generation 3", ...).
+    description: str
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+
+    @abstractmethod
+    def judge(self, windows: Sequence[SeatWindow]) -> Judgement:
+        """The judgement of each window's position from its own seat's view."""
+
+    def win_chances(self, window: SeatWindow) -> list[float]:
+        """Each seat's chance to win (seat order) as ``window``'s seat may judge it."""
+        return [float(x) for x in self.judge([window]).chances[0]]
+
+
+@dataclass
+class Network:
+    """A small multilayer perceptron: tanh hidden layers, then a softmax over the
+    outcomes and a linear margin (the last output).
+
+    ``layers`` holds each layer's weight matrix and bias, input side first; ``meta`` what
+    the file says of it (game, players, features, the command and seed that made it...).
+    """
+
+    layers: list[tuple[Array, Array]]
+    meta: dict[str, Any] = field(default_factory=dict)
+
+    @classmethod
+    def fresh(cls, sizes: Sequence[int], rng: np.random.Generator) -> Network:
+        """Random small weights for layer sizes ``sizes`` (inputs, hidden..., outputs)."""
+        layers = []
+        for i, (a, b) in enumerate(itertools.pairwise(sizes)):
+            last = i == len(sizes) - 2
+            scale = 0.1 / np.sqrt(a) if last else 1.0 / np.sqrt(a)
+            layers.append((rng.normal(0.0, scale, (a, b)), np.zeros(b)))
+        return cls(layers)
+
+    @property
+    def inputs(self) -> int:
+        return int(self.layers[0][0].shape[0])
+
+    @property
+    def outcomes(self) -> int:
+        """Softmax outputs (seats, plus "nobody" where the game has it)."""
+        return int(self.layers[-1][0].shape[1]) - 1
+
+    def forward(self, x: Array) -> tuple[Array, Array]:
+        """The outcome probabilities (rows sum to 1) and the margins of the rows of ``x``."""
+        h = x
+        for w, b in self.layers[:-1]:
+            h = np.tanh(h @ w + b)
+        w, b = self.layers[-1]
+        out = h @ w + b
+        logits = out[:, :-1]
+        logits = logits - logits.max(axis=1, keepdims=True)
+        e = np.exp(logits)
+        return e / e.sum(axis=1, keepdims=True), out[:, -1]
+
+    def copy(self) -> Network:
+        return Network([(w.copy(), b.copy()) for w, b in self.layers], dict(self.meta))
+
+    def save(self, path: Path) -> None:
+        """Write the network (and its meta as JSON) to an ``.npz`` file."""
+        arrays: dict[str, Any] = {"meta": np.array(json.dumps(self.meta, sort_keys=True))}
+        for i, (w, b) in enumerate(self.layers):
+            arrays[f"w{i}"] = w
+            arrays[f"b{i}"] = b
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with path.open("wb") as out:
+            np.savez_compressed(out, **arrays)
+
+    @classmethod
+    def load(cls, source: Any) -> Network:
+        """A network from an ``.npz`` file (a path or an open binary file)."""
+        with np.load(source, allow_pickle=False) as data:
+            meta = json.loads(str(data["meta"]))
+            layers = []
+            i = 0
+            while f"w{i}" in data:
+                layers.append((data[f"w{i}"].astype(np.float64), data[f"b{i}"].astype(np.float64)))
+                i += 1
+        if not layers:
+            raise ValueError("a judgement model file holds no layers")
+        return cls(layers, meta)
+
+
+def encode_views(features: Features, views: Sequence[View]) -> Array:
+    """The features of ``views`` as one matrix, a row each."""
+    return np.array([features.encode(v) for v in views], dtype=np.float64)
+
+
+class LearnedEvaluator(Evaluator):
+    """A learned model's judgement (:class:`Network` on the game's features)."""
+
+    def __init__(self, game: Game, network: Network, features: Features | None = None) -> None:
+        super().__init__(game)
+        found = features if features is not None else game.features()
+        if found is None:
+            raise ValueError(f"{game.id} describes no features for a learned judgement")
+        self.features: Features = found
+        n = game.num_players
+        expected = n + (1 if found.nobody else 0)
+        if network.inputs != found.size(n) or network.outcomes != expected:
+            raise ValueError(
+                f"the model has {network.inputs} inputs and {network.outcomes} outcomes; "
+                f"{game.id} at {n} players needs {found.size(n)} and {expected}"
+            )
+        self.network = network
+        generation = network.meta.get("generation")
+        self.description = "learned model" + (
+            f", generation {generation}" if generation is not None else ""
+        )
+
+    def judge(self, windows: Sequence[SeatWindow]) -> Judgement:
+        return self.judge_views([w.view() for w in windows])
+
+    def judge_views(self, views: Sequence[View]) -> Judgement:
+        """The judgement of each view, from the seat it was built for (``view["seat"]``)."""
+        probs, margins = self.network.forward(encode_views(self.features, views))
+        return self.absolute(probs, margins, [int(v["seat"]) for v in views])
+
+    def absolute(self, probs: Array, margins: Array, seats: Sequence[int]) -> Judgement:
+        """The network's outputs (seats relative to each row's viewer) in seat order."""
+        n = self.game.num_players
+        k = len(seats)
+        chances = np.empty((k, n))
+        for i, seat in enumerate(seats):
+            chances[i] = np.roll(probs[i, :n], seat)  # relative r is seat (seat + r) % n
+        nobody = probs[:, n] if probs.shape[1] > n else np.zeros(k)
+        return Judgement(chances, nobody, margins * self.features.margin_scale)
+
+
+class EstimateEvaluator(Evaluator):
+    """The game's hand-written estimate (:meth:`State.estimate_returns`) of a world drawn
+    from the seat's window, for a game or player count with no learned model.
+
+    Each window is judged in ``worlds`` worlds drawn by a generator seeded with ``seed``
+    afresh for every window, so the same position is always judged the same. The margin
+    is the seat's score in the world minus the best other seat's (the game's scores so
+    far, not a projection).
+    """
+
+    description = "hand-written estimate"
+
+    def __init__(self, game: Game, worlds: int = 1, seed: int = 0) -> None:
+        super().__init__(game)
+        if worlds < 1:
+            raise ValueError("the estimate needs at least one world")
+        self.worlds = worlds
+        self.seed = seed
+
+    def judge(self, windows: Sequence[SeatWindow]) -> Judgement:
+        n = self.game.num_players
+        k = len(windows)
+        chances = np.zeros((k, n))
+        margins = np.zeros(k)
+        for i, window in enumerate(windows):
+            rng = random.Random(self.seed)
+            for _ in range(self.worlds):
+                world = window.resample(rng)
+                chances[i] += world.estimate_returns()
+                margins[i] += _margin(world, window.seat)
+        chances /= self.worlds
+        margins /= self.worlds
+        return Judgement(chances, np.clip(1.0 - chances.sum(axis=1), 0.0, 1.0), margins)
+
+
+def _margin(state: State, seat: int) -> float:
+    scores = state.scores()
+    others = [s for i, s in enumerate(scores) if i != seat]
+    return scores[seat] - max(others) if others else 0.0
+
+
+def shipped_model(game: Game) -> Network | None:
+    """The model the game ships for its player count, or None."""
+    package = type(game).__module__
+    if not package.startswith("necropolis.games."):
+        return None
+    package = ".".join(package.split(".")[:3])
+    page = resources.files(package) / MODEL_FILE.format(players=game.num_players)
+    if not page.is_file():
+        return None
+    with page.open("rb") as source:
+        return Network.load(source)
+
+
+@cache
+def _evaluator(game: Game) -> Evaluator:
+    network = shipped_model(game) if game.features() is not None else None
+    if network is None:
+        return EstimateEvaluator(game)
+    return LearnedEvaluator(game, network)
+
+
+def evaluator(game: Game) -> Evaluator:
+    """The game's evaluator: its shipped learned model for its player count where it has
+    one, else its hand-written estimate. Made once per game and options."""
+    return _evaluator(game)

@@ -1,0 +1,134 @@
+"""The judgement: each game's features of a view, the learned model's file and its
+evaluator, and that no judgement reads more than the seat's view.
+
+Leaks are tested as the bots' are (``test_bots_on_games``): a state and a world drawn from
+it for seat ``p`` differ only in what ``p`` cannot see, so every judgement made for ``p``
+must come out the same in both.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+import necropolis
+from necropolis.bots.judgement import (
+    EstimateEvaluator,
+    LearnedEvaluator,
+    Network,
+    evaluator,
+    shipped_model,
+)
+from necropolis.engine import SeatWindow
+from necropolis.games import game_class
+from tests.bots.test_bots_on_games import SharedDrawWindow, decision_points
+
+
+def every_count() -> list[Any]:
+    params = []
+    for game_id in necropolis.games():
+        cls = game_class(game_id)
+        for n in range(cls.min_players, cls.max_players + 1):
+            params.append(pytest.param(game_id, n, id=f"{game_id}-{n}"))
+    return params
+
+
+def fresh_network(game: necropolis.Game, seed: int = 0, hidden: int = 16) -> Network:
+    features = game.features()
+    assert features is not None
+    n = game.num_players
+    sizes = [features.size(n), hidden, n + int(features.nobody) + 1]
+    return Network.fresh(sizes, np.random.default_rng(seed))
+
+
+@pytest.mark.parametrize(("game_id", "players"), every_count())
+def test_features_have_the_declared_size_and_stay_small(game_id: str, players: int) -> None:
+    game = necropolis.load_game(game_id, players=players)
+    features = game.features()
+    assert features is not None, f"{game_id} describes no features"
+    for state in decision_points(game_id, players, 6):
+        for seat in range(players):
+            row = features.encode(state.view(seat))
+            assert len(row) == features.size(players)
+            assert all(math.isfinite(x) and -5.0 <= x <= 5.0 for x in row), row
+
+
+@pytest.mark.parametrize(("game_id", "players"), every_count())
+def test_judgements_read_only_the_seat_view(game_id: str, players: int) -> None:
+    game = necropolis.load_game(game_id, players=players)
+    learned = LearnedEvaluator(game, fresh_network(game))
+    estimate = EstimateEvaluator(game, worlds=2)
+    for state in decision_points(game_id, players, 4):
+        for seat in range(players):
+            world = state.resample(seat, random.Random(7))
+            assert world.view(seat) == state.view(seat)
+            for judge in (learned, estimate):
+                a = judge.judge([SharedDrawWindow(state, seat, state)])
+                b = judge.judge([SharedDrawWindow(world, seat, state)])
+                for x, y in zip(a, b, strict=True):
+                    assert np.array_equal(x, y), f"{judge.description} saw past seat {seat}"
+
+
+def test_a_learned_judgement_answers_in_seat_order() -> None:
+    # A network that ignores its inputs and gives the viewer 0.7: each seat judging its
+    # own view sees itself at 0.7 and its rival at 0.3, whichever seat it is.
+    game = necropolis.load_game("luxor2001", players=2)
+    network = fresh_network(game)
+    network.layers[-1][0][:] = 0.0
+    network.layers[-1][1][:] = [math.log(0.7), math.log(0.3), 0.5]
+    judge = LearnedEvaluator(game, network)
+    state = decision_points("luxor2001", 2, 1)[0]
+    result = judge.judge([SeatWindow(state, 0), SeatWindow(state, 1)])
+    assert np.allclose(result.chances, [[0.7, 0.3], [0.3, 0.7]])
+    assert np.allclose(result.nobody, 0.0)
+    features = game.features()
+    assert features is not None
+    assert np.allclose(result.margins, 0.5 * features.margin_scale)
+    assert judge.win_chances(SeatWindow(state, 1)) == pytest.approx([0.3, 0.7])
+
+
+def test_horus_judges_the_chance_that_nobody_wins() -> None:
+    game = necropolis.load_game("horus", players=3)
+    judge = LearnedEvaluator(game, fresh_network(game))
+    state = decision_points("horus", 3, 1)[0]
+    result = judge.judge([SeatWindow(state, s) for s in range(3)])
+    assert np.allclose(result.chances.sum(axis=1) + result.nobody, 1.0)
+    assert (result.nobody > 0).all()
+
+
+def test_a_model_file_gives_back_the_same_network(tmp_path: Path) -> None:
+    game = necropolis.load_game("horus", players=2)
+    network = fresh_network(game, seed=3)
+    network.meta = {"game": "horus", "players": 2, "command": "necropolis train horus"}
+    path = tmp_path / "model.npz"
+    network.save(path)
+    again = Network.load(path)
+    assert again.meta == network.meta
+    state = decision_points("horus", 2, 1)[0]
+    x = np.array([game.features().encode(state.view(0))])  # type: ignore[union-attr]
+    for mine, theirs in zip(network.forward(x), again.forward(x), strict=True):
+        assert np.array_equal(mine, theirs)
+
+
+def test_a_model_for_another_shape_is_refused() -> None:
+    luxor = necropolis.load_game("luxor", players=3)
+    with pytest.raises(ValueError, match="inputs"):
+        LearnedEvaluator(luxor, fresh_network(necropolis.load_game("luxor", players=2)))
+
+
+@pytest.mark.parametrize(("game_id", "players"), every_count())
+def test_every_game_has_an_evaluator(game_id: str, players: int) -> None:
+    game = necropolis.load_game(game_id, players=players)
+    judge = evaluator(game)
+    model = shipped_model(game)
+    assert isinstance(judge, LearnedEvaluator) == (model is not None)
+    state = decision_points(game_id, players, 1)[0]
+    chances = judge.win_chances(SeatWindow(state, state.current_player()))
+    assert len(chances) == players
+    assert all(0.0 <= c <= 1.0 for c in chances)
+    assert sum(chances) <= 1.0 + 1e-9
