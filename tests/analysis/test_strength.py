@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from necropolis.analysis.duel import DuelMatch, DuelRun
 from necropolis.analysis.strength import STRENGTH, hard_vs_heuristic, main, summarize
 from necropolis.analysis.tournament import TournamentMatch, TournamentResult
 
@@ -25,14 +26,18 @@ def test_the_committed_summary_is_what_the_tournaments_files_say() -> None:
     assert committed == summarize(), "run: python -m necropolis.analysis.strength"
     for game in ("luxor2001", "luxor", "horus"):
         (row, *_) = committed["games"][game]["hard_vs_heuristic_2p"]
-        assert {"game", "win_rate", "ci95", "matches", "seed", "command"} <= row.keys()
-        assert row["game"] == game and row["command"].split()[:3] == [
-            "necropolis",
-            "tournament",
-            game,
-        ]
+        assert {"game", "ci95", "matches", "seed", "command"} <= row.keys()
+        # The row of record: on duplicate deals where one has been played, else the
+        # tournament of the earlier issue.
+        words = row["command"].split()
+        if "score_share" in row:
+            assert words[:4] == ["necropolis", "strength", "play", game]
+            assert {"elo", "elo_ci95", "bank"} <= row.keys()
+        else:
+            assert words[:3] == ["necropolis", "tournament", game]
+        share = row.get("score_share", row.get("win_rate"))
         low, high = row["ci95"]
-        assert low <= row["win_rate"] <= high
+        assert row["game"] == game and low <= share <= high
 
 
 def test_rows_are_held_to_the_targets(tmp_path: Path) -> None:
@@ -165,3 +170,72 @@ def test_a_ladder_pools_each_pair_from_the_files_that_name_it(tmp_path: Path) ->
     (tmp_path / "runs.json").write_text(json.dumps(runs))
     with pytest.raises(ValueError, match="does not follow"):
         summarize(tmp_path)
+
+
+def _duplicate(lineup: list[str], wins: list[bool], bank: int = 3) -> DuelRun:
+    """A two-player run on duplicate deals: ``wins[i]`` says whether the first bot won
+    match ``i`` (deal ``i // 2``, seating ``i % 2``)."""
+    run = DuelRun("luxor", {"players": 2}, lineup, bank, len(wins) // 2, command="necropolis x")
+    for i, won in enumerate(wins):
+        deal, seating = divmod(i, 2)
+        seated = tuple(lineup[seating:] + lineup[:seating])
+        seat = seated.index(lineup[0])
+        returns = tuple(1.0 if (k == seat) == won else 0.0 for k in range(2))
+        run.matches.append(DuelMatch(deal, seating, seated, returns, returns, 60, ()))
+    return run
+
+
+def test_runs_on_duplicate_deals_give_rows_of_their_own(tmp_path: Path) -> None:
+    # hard wins 3 of every 4 of 1,200 matches (75%): the judgement target met; the oracle
+    # wins every match hard won and one more of every 4 on the same deals.
+    hard = _duplicate(["hard-unclocked", "heuristic"], [i % 4 != 3 for i in range(1200)])
+    oracle = _duplicate(["oracle", "heuristic"], [True] * 1200)
+    short = _duplicate(["hard-10x", "heuristic"], [True] * 40)
+    elsewhere = _duplicate(["hard-10x", "heuristic"], [True] * 40, bank=4)
+    for name, run in (("h", hard), ("o", oracle), ("s", short), ("e", elsewhere)):
+        run.write(tmp_path / f"{name}.jsonl")
+    bands = [[0.0, 0.5], [0.5, 1.0]]
+    (tmp_path / "cal.json").write_text(
+        json.dumps(
+            {
+                "bands": bands,
+                "predicted": [0.3, 0.8],
+                "observed": [0.32, 0.9],
+                "positions": [5000, 800],  # the band 10 points off has too few to count
+                "command": "necropolis train luxor",
+            }
+        )
+    )
+    generations = [{"generation": 1, "matches": 500}, {"generation": 2, "matches": 700}]
+    (tmp_path / "train.json").write_text(json.dumps({"generations": generations}))
+    runs = {
+        "luxor": {
+            "hard_vs_heuristic_2p": [{"file": "h.jsonl", "note": "no clock"}],
+            "headroom": {
+                "oracle_vs_heuristic_2p": [{"file": "o.jsonl"}],
+                "hard_10x_vs_heuristic_2p": [{"file": "s.jsonl"}, {"file": "e.jsonl"}],
+            },
+            "calibration": [{"file": "cal.json"}],
+            "training": [{"file": "train.json"}],
+        }
+    }
+    (tmp_path / "runs.json").write_text(json.dumps(runs))
+    luxor = summarize(tmp_path)["games"]["luxor"]
+    (row,) = luxor["hard_vs_heuristic_2p"]
+    assert (row["bot"], row["matches"], row["score_share"], row["seed"]) == (
+        "hard-unclocked",
+        1200,
+        0.75,
+        3,
+    )
+    assert row["ci95"][0] < 0.75 < row["ci95"][1] and row["elo_ci95"][0] < row["elo"]
+    assert row["target_met"] is True and row["note"] == "no clock"
+    (told,) = luxor["headroom"]["oracle_vs_heuristic_2p"]
+    assert told["score_share"] == 1.0 and told["paired_with_hard"]["difference"] == 0.25
+    few, other_bank = luxor["headroom"]["hard_10x_vs_heuristic_2p"]
+    assert few["target_met"] is False and few["planned_matches"] == 40
+    assert few["paired_with_hard"]["deals"] == 20 and "paired_with_hard" not in other_bank
+    (reliability,) = luxor["calibration"]
+    assert reliability["target_met"] is True
+    (record,) = luxor["training"]
+    assert (record["generation_count"], record["matches"]) == (2, 1200)

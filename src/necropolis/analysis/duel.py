@@ -516,8 +516,13 @@ def figures(run: DuelRun, bot: str) -> dict[str, Any]:
             )
     thinking: dict[str, dict[str, float]] = {}
     for name in dict.fromkeys(run.lineup):
-        spent = [m.thinking[s] for m in matches for s, n in enumerate(m.lineup) if n == name]
-        spent = [t for t in spent if t[0]]
+        spent = [
+            m.thinking[s]
+            for m in matches
+            if m.thinking  # (a match recorded without its times)
+            for s, n in enumerate(m.lineup)
+            if n == name and m.thinking[s][0]
+        ]
         decisions = sum(n for n, _, _ in spent)
         thinking[name] = {
             "decisions": decisions,

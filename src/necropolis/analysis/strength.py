@@ -19,6 +19,18 @@ level beats the one below in 65-80% of two-player matches; against OpenSpiel's I
 given the same time a decision, hard wins at least 60% (a run at the same number of
 simulations instead is shown, but held to no target).
 
+Runs on duplicate deals (:mod:`necropolis.analysis.duel`, a ``.jsonl`` file in the
+manifest) give rows of their own kind, held to the judgement issue's target instead: a
+score share of 70% or more (a match nobody won counting half) over 1,000 matches or
+more. The game's ``headroom`` section holds the research contenders' runs on the same
+bank (:mod:`necropolis.analysis.headroom`: hard told the hidden state, hard with ten times
+its iterations), each also paired deal by deal with the first hard row's run where they
+share a bank. Two sections are filled by the learned evaluator's tools and only checked
+and copied here: ``calibration`` (per model, bands of predicted chance with the mean
+predicted, the share observed and the positions in each; a band with 1,000 positions or
+more must observe within 3 points of its prediction) and ``training`` (the generations,
+the matches played, each gate's result).
+
 Each row of a bot against others also says by how many points it finished ahead of the
 best other seat, on average and with the spread of that margin from match to match
 (``score_margin``): the spread is the luck of a match in the game's own points, and a
@@ -36,6 +48,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from necropolis.analysis.duel import DuelRun, paired
 from necropolis.analysis.tournament import TournamentResult, wilson_interval
 
 #: The folder of the tournaments' files, the manifest and the summary.
@@ -52,6 +65,14 @@ TARGET_SHARE = 1.5
 TARGET_LADDER = (0.65, 0.80)
 #: Against OpenSpiel's IS-MCTS at the same time a decision: hard's win rate.
 TARGET_OPENSPIEL = 0.60
+#: On duplicate deals (the judgement issue): hard's score share against the heuristic at
+#: two players, over at least this many matches.
+TARGET_SHARE_2P = 0.70
+TARGET_DUPLICATE_MATCHES = 1000
+#: Calibration: a band with this many positions observes within this much of its
+#: prediction.
+CALIBRATION_POSITIONS = 1000
+CALIBRATION_WITHIN = 0.03
 
 
 def score_margin(
@@ -240,6 +261,45 @@ def openspiel(data: dict[str, Any], command: str | None) -> dict[str, Any]:
     }
 
 
+def duplicate_row(run: DuelRun, bot: str | None = None) -> dict[str, Any]:
+    """A run on duplicate deals: ``bot``'s figures (the run's first seat's by default),
+    how many matches the run set out to play, and the judgement issue's target (at two
+    players)."""
+    row = run.figures(bot)
+    row["seed"] = run.bank  # the bank's seed: every deal's chance and bots' generators
+    row["planned_matches"] = run.deals * run.seating_count()
+    if run.players == 2:
+        row["target_met"] = (
+            row["score_share"] >= TARGET_SHARE_2P and row["matches"] >= TARGET_DUPLICATE_MATCHES
+        )
+    return row
+
+
+def calibration(data: dict[str, Any]) -> dict[str, Any]:
+    """A model's reliability table, checked: every band with enough positions observes
+    within the target of what it predicted."""
+    bands, predicted, observed, positions = (
+        data[k] for k in ("bands", "predicted", "observed", "positions")
+    )
+    if not len(bands) == len(predicted) == len(observed) == len(positions):
+        raise ValueError("a calibration's bands, predicted, observed and positions differ")
+    counted = [
+        abs(o - p) <= CALIBRATION_WITHIN
+        for p, o, n in zip(predicted, observed, positions, strict=True)
+        if n >= CALIBRATION_POSITIONS
+    ]
+    return data | {"target_met": bool(counted) and all(counted)}
+
+
+def training(data: dict[str, Any]) -> dict[str, Any]:
+    """A training record: its generations, with the matches played in all."""
+    generations = data["generations"]
+    return data | {
+        "generation_count": len(generations),
+        "matches": sum(int(g.get("matches", 0)) for g in generations),
+    }
+
+
 _TOURNAMENT_ROWS = {
     "hard_vs_heuristic_2p": hard_vs_heuristic,
     "hard_vs_heuristics": hard_vs_heuristics,
@@ -247,32 +307,67 @@ _TOURNAMENT_ROWS = {
 }
 
 
+def _duplicate_run(path: Path, game: str) -> DuelRun:
+    run = DuelRun.read(path)
+    if run.game != game:
+        raise ValueError(f"{path.name} is a run of {run.game}, not {game}")
+    return run
+
+
+def _row(folder: Path, game: str, question: str, run: dict[str, Any]) -> dict[str, Any]:
+    """The row of one manifest entry."""
+    if question == "ladder_2p" and "pairs" in run:
+        row = ladder_of_pairs(folder, game, run["pairs"])
+    else:
+        path = folder / run["file"]
+        command = run.get("command")
+        if path.suffix == ".jsonl":
+            row = duplicate_row(_duplicate_run(path, game), run.get("bot"))
+        elif question == "openspiel":
+            row = openspiel(json.loads(path.read_text()), command)
+        elif question == "calibration":
+            row = calibration(json.loads(path.read_text()))
+        elif question == "training":
+            row = training(json.loads(path.read_text()))
+        else:
+            row = _TOURNAMENT_ROWS[question](_tournament(path, game), command)
+        row["file"] = run["file"]
+    if "note" in run:
+        row["note"] = run["note"]
+    return row
+
+
+def _with_pairs(folder: Path, game: str, record: dict[str, Any] | None, rows: list[Any]) -> None:
+    """Each headroom row paired, deal by deal, with the record's hard run (same bank)."""
+    if record is None or not str(record.get("file", "")).endswith(".jsonl"):
+        return
+    hard = _duplicate_run(folder / record["file"], game)
+    for row in rows:
+        if not row["file"].endswith(".jsonl"):
+            continue
+        other = _duplicate_run(folder / row["file"], game)
+        if other.bank == hard.bank and other.lineup[1:] == hard.lineup[1:]:
+            row["paired_with_hard"] = paired(other, hard, row["bot"], record["bot"])
+
+
 def summarize(folder: Path = STRENGTH) -> dict[str, Any]:
-    """The summary of the runs ``folder/runs.json`` names, per game and question."""
-    manifest: dict[str, dict[str, list[dict[str, Any]]]] = json.loads(
-        (folder / "runs.json").read_text()
-    )
+    """The summary of the runs ``folder/runs.json`` names, per game and question (the
+    ``headroom`` section's questions one level further in)."""
+    manifest: dict[str, dict[str, Any]] = json.loads((folder / "runs.json").read_text())
     games: dict[str, Any] = {}
     for game, questions in manifest.items():
-        rows: dict[str, list[dict[str, Any]]] = {}
+        rows: dict[str, Any] = {}
         for question, runs in questions.items():
-            for run in runs:
-                if question == "ladder_2p" and "pairs" in run:
-                    row = ladder_of_pairs(folder, game, run["pairs"])
-                    if "note" in run:
-                        row["note"] = run["note"]
-                    rows.setdefault(question, []).append(row)
-                    continue
-                path = folder / run["file"]
-                command = run.get("command")
-                if question == "openspiel":
-                    row = openspiel(json.loads(path.read_text()), command)
-                else:
-                    row = _TOURNAMENT_ROWS[question](_tournament(path, game), command)
-                row["file"] = run["file"]
-                if "note" in run:
-                    row["note"] = run["note"]
-                rows.setdefault(question, []).append(row)
+            if question == "headroom":
+                rows[question] = {
+                    inner: [_row(folder, game, inner, run) for run in inner_runs]
+                    for inner, inner_runs in runs.items()
+                }
+                continue
+            rows[question] = [_row(folder, game, question, run) for run in runs]
+        record = (rows.get("hard_vs_heuristic_2p") or [None])[0]
+        for headroom_rows in rows.get("headroom", {}).values():
+            _with_pairs(folder, game, record, headroom_rows)
         games[game] = rows
     return {
         "targets": {
@@ -284,6 +379,14 @@ def summarize(folder: Path = STRENGTH) -> dict[str, Any]:
             "hard_vs_heuristics": {"share_of_fair": TARGET_SHARE},
             "ladder_2p": {"each_over_the_next": list(TARGET_LADDER)},
             "openspiel": {"win_rate_at_the_same_time": TARGET_OPENSPIEL},
+            "duplicate_deals_2p": {
+                "score_share": TARGET_SHARE_2P,
+                "matches": TARGET_DUPLICATE_MATCHES,
+            },
+            "calibration": {
+                "within": CALIBRATION_WITHIN,
+                "positions_per_band": CALIBRATION_POSITIONS,
+            },
         },
         "games": games,
     }
