@@ -26,6 +26,8 @@ FIGURES = {
     "mcts_cutoff_iterations_per_s",
     "steps_ratio",
     "clones_ratio",
+    "spiel_clones_per_s",
+    "spiel_clones_ratio",
 }
 
 

@@ -18,6 +18,7 @@ import numpy as np
 import pyspiel
 import pytest
 from open_spiel.python.algorithms import ismcts, mcts
+from open_spiel.python.observation import make_observation
 
 from necropolis.engine import HiddenHistoryError
 from necropolis.engine.protocol import Game
@@ -158,6 +159,13 @@ def _draws(seed: int) -> Any:
     return lambda: rng.random()
 
 
+def _public_recall(game: Any) -> Any:
+    kind = pyspiel.IIGObservationType(
+        perfect_recall=True, public_info=True, private_info=pyspiel.PrivateInfoType.NONE
+    )
+    return make_observation(game, kind)
+
+
 def _spiel_reachable(game: Any, state: Any) -> dict[str, Any]:
     """Everything a researcher can read of a pyspiel state, the world inside included."""
     seats = range(game.num_players())
@@ -172,6 +180,7 @@ def _spiel_reachable(game: Any, state: Any) -> dict[str, Any]:
         "inner": reachable(state.inner),
         "information_states": [state.information_state_string(p) for p in seats],
         "observations": [state.observation_string(p) for p in seats],
+        "public_recall": [_public_recall(game).string_from(state, p) for p in seats],
         "history": outcome(state.history),
         "history_str": outcome(state.history_str),
         "move_number": state.move_number(),

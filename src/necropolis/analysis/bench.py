@@ -7,7 +7,10 @@ game, and each ratio uses the measurement beside it, so that a change of load on
 machine during the run skews both sides alike). The loop uses only the method names that
 necropolis states share with pyspiel states (``is_terminal``, ``is_chance_node``,
 ``chance_outcomes``, ``legal_actions``, ``apply_action``, ``clone``), so both sides pay
-the same Python overhead and the ratio compares the engines. Each figure is a rate over a
+the same Python overhead and the ratio compares the engines. Clones are measured twice:
+the engine's own (``clones_per_s``), and through the OpenSpiel adapter as a researcher's
+``state.clone()`` on a pyspiel state gets it (``spiel_clones_per_s``), each beside
+backgammon's. Each figure is a rate over a
 fixed slice of time; nothing here passes or fails. The time is wall-clock time, or with
 ``clock="cpu"`` the CPU time of this process (``time.process_time``), which on cores
 shared with other work counts only what the benchmark itself was given: the searches
@@ -180,6 +183,20 @@ class Reference:
         }
 
 
+def spiel_clone_rate(
+    game_id: str, players: int, seconds: float, clock: Callable[[], float] = time.perf_counter
+) -> float:
+    """Clones per second of the middle state of a random match through the OpenSpiel
+    adapter (``state.clone()`` on the pyspiel state)."""
+    import pyspiel
+
+    from necropolis.interop import openspiel
+
+    name = openspiel.register(game_class(game_id))
+    game = pyspiel.load_game(name, {"players": players})
+    return clone_rate(middle_state(random_trajectory(game.new_initial_state)), seconds, clock)
+
+
 def bench_game(
     game_id: str, players: int, seconds: float, clock: Callable[[], float] = time.perf_counter
 ) -> dict[str, float]:
@@ -195,6 +212,7 @@ def bench_game(
     return {
         "steps_per_s": random_play_rate(game.new_initial_state, seconds, clock=clock),
         "clones_per_s": clone_rate(middle_state(states), seconds, clock),
+        "spiel_clones_per_s": spiel_clone_rate(game_id, players, seconds, clock),
         "resamples_per_s": resample_rate(states, seconds, clock),
         "mcts_iterations_per_s": mcts_rate(states, seconds, clock=clock),
         "mcts_cutoff_iterations_per_s": mcts_rate(states, seconds, HARD_CUTOFF, clock),
@@ -230,6 +248,7 @@ def run_bench(
             figures: dict[str, float] = bench_game(game_id, players, seconds, timer)
             figures["steps_ratio"] = figures["steps_per_s"] / beside["steps_per_s"]
             figures["clones_ratio"] = figures["clones_per_s"] / beside["clones_per_s"]
+            figures["spiel_clones_ratio"] = figures["spiel_clones_per_s"] / beside["clones_per_s"]
             counts[str(players)] = figures
         result["games"][game_id] = {"players": counts}
     if not ref.samples:

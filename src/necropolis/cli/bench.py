@@ -1,7 +1,8 @@
 """``necropolis bench``: random-play, clone and IS-MCTS speeds, beside C++ backgammon.
 
 Prints a table per game and player count (or, with ``--json``, one JSON object) with
-each game's random-play steps and clones per second also as a ratio to OpenSpiel's C++
+each game's random-play steps and clones per second (the engine's own, and through the
+OpenSpiel adapter as a pyspiel state's ``clone()``) also as a ratio to OpenSpiel's C++
 backgammon measured in the same run by the same loop, determinizations per second, and
 IS-MCTS iterations per second with rollouts to the end and cut off as the levels search.
 """
@@ -36,7 +37,8 @@ def bench(
         ),
     ] = "wall",
 ) -> None:
-    """Measure random-play, clone and IS-MCTS speed for each game and player count."""
+    """Measure random-play, clone (bare and through pyspiel) and IS-MCTS speed for each
+    game and player count, beside OpenSpiel's C++ backgammon."""
     known = game_ids()
     for name in game or []:
         if name not in known:
@@ -62,6 +64,8 @@ def bench(
         "× ref",
         "clones/s",
         "× ref",
+        "pyspiel clones/s",
+        "× ref",
         "MCTS it/s",
         "cut-off it/s",
     )
@@ -76,6 +80,8 @@ def bench(
                 f"{row['steps_ratio']:.3f}",
                 f"{row['clones_per_s']:,.0f}",
                 f"{row['clones_ratio']:.3f}",
+                f"{row['spiel_clones_per_s']:,.0f}",
+                f"{row['spiel_clones_ratio']:.3f}",
                 f"{row['mcts_iterations_per_s']:,.0f}",
                 f"{row['mcts_cutoff_iterations_per_s']:,.0f}",
             )

@@ -48,6 +48,19 @@ View = dict[str, Any]
 S = TypeVar("S", bound="State")
 
 
+class PlayerCount(int):
+    """The number of seats, readable both ways: ``game.num_players()`` as OpenSpiel names
+    it (the form to use), and ``game.num_players`` as a plain int, the form this project
+    used first. The attribute form is deprecated for new code; it stays working because
+    much code, and others' code, reads it (an int compares, counts and indexes as one).
+    """
+
+    __slots__ = ()
+
+    def __call__(self) -> int:
+        return int(self)
+
+
 class TurnPlanner(Protocol):
     """A game's planner of whole turns, for searches that play worlds a round on.
 
@@ -144,7 +157,9 @@ class Game(ABC):
         self.options: dict[str, OptionValue] = resolve_options(
             self.id, self.declared_options(), options
         )
-        self.num_players: int = int(self.options["players"])
+        #: The number of seats: call it (``num_players()``, as OpenSpiel does); reading it
+        #: as an int (``num_players``) is the deprecated form, kept for existing callers.
+        self.num_players: PlayerCount = PlayerCount(self.options["players"])
 
     @classmethod
     def declared_options(cls) -> tuple[Option, ...]:

@@ -2,17 +2,33 @@
 
 Importing this module registers each installed game with OpenSpiel, so that
 ``pyspiel.load_game("necropolis_luxor2001", {"players": 3})`` works. The adapter is thin:
-states delegate to the engine's protocol, observation strings are the seat's view as
-canonical JSON, and observation tensors come from the game's ``encode_view``. The
-information-state string has perfect recall: besides the move number and the current view
-it carries a digest of everything the seat has observed, in order (its view after every
-action, and its own actions), so two histories that gave the seat different private
-observations never share an information state even when they end in the same view. A
-state from ``resample_from_infostate`` wraps a determinization, whose history is sealed
+states delegate to the engine's protocol, and what a seat observes comes from its view.
+
+Observation types (OpenSpiel's ``IIGObservationType``), as :func:`observer_kind` reads them:
+
+- a seat's observation (public and its own private information, no recall): the string is
+  the seat's view as canonical JSON, the tensor the game's ``encode_view`` of that view;
+- public information only (``private_info=NONE``): the same of the spectator's view,
+  ``view(None)``, which every seat shares and which holds no private card;
+- perfect recall (the information state, for CFR and its family): the string is ``move N
+  recall DIGEST VIEW``, where the digest (SHA-256, chained) covers the seat's view after
+  every action and its own actions, in order, so two histories that showed the seat
+  different things never share one (with public information only, the spectator's views);
+  there is no perfect-recall *tensor*: asking for one (``information_state_tensor``, or
+  ``set_from`` on such an observation) raises :class:`NotImplementedError`, as the game
+  type says (``provides_information_state_tensor`` is false);
+- every player's private information, or private information without the public: not
+  provided, refused when the observation is made.
+
+A state from ``resample_from_infostate`` wraps a determinization, whose history is sealed
 (see :meth:`~necropolis.engine.protocol.State.history`): its ``move_number`` is the
 world's, its ``history`` raises as the world's does, and the recall it starts from is the
-seat's own. Games are general-sum with returns in [0, 1] (winners share 1), since a match
-can end with no winner at all.
+seat's own. ``str(state)`` is the whole state, hidden things included, as OpenSpiel's
+convention has it (a research oracle: never hand it to a player). ``state.clone()`` is
+the wrapped state's own clone, not pyspiel's generic one (which builds an initial state
+and deep-copies every attribute), so it stays as cheap as the engine's. Games are
+general-sum with returns in [0, 1] (winners share 1), since a match can end with no
+winner at all.
 """
 
 from __future__ import annotations
@@ -21,7 +37,7 @@ import hashlib
 import json
 import random
 from collections.abc import Callable
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 import pyspiel
@@ -56,57 +72,139 @@ def _game_type(cls: type[Game]) -> Any:
     )
 
 
+class PlayerAction(NamedTuple):
+    """One entry of :meth:`SpielState.full_history`."""
+
+    player: int
+    action: int
+
+
+#: What one seat has observed so far: (actions observed, digest, the state after them).
+Recalled = tuple[int, str, State]
+
+
+class _Recall:
+    """The recall caches of one pyspiel state: per seat (``None``: the public one), how far
+    its digest has been made and from where a digest starts when the cache is off the
+    state's line (the initial state, or for a determinization the moment it was sampled).
+
+    Filled lazily when an information state is asked for, so play and search that never
+    ask pay nothing. The states inside are never changed (a digest is extended on a
+    clone), so a copy shares them: pyspiel's own clone deep-copies every attribute of a
+    state, and this keeps that copy cheap too.
+    """
+
+    __slots__ = ("at", "root")
+
+    def __init__(self, root: dict[int | None, Recalled] | None = None) -> None:
+        self.root: dict[int | None, Recalled] = root or {}
+        self.at: dict[int | None, Recalled] = dict(self.root)
+
+    def copy(self) -> _Recall:
+        new = _Recall(self.root)
+        new.at = dict(self.at)
+        return new
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> _Recall:
+        return self.copy()
+
+
 class SpielState(pyspiel.State):  # type: ignore[misc]
-    """A pyspiel state wrapping one necropolis state."""
+    """A pyspiel state wrapping one necropolis state (``inner``)."""
+
+    inner: State
+    # None until an information state is asked for. A class default, so that a state
+    # that never asks has nothing of it for pyspiel's generic clone to copy.
+    _recall: _Recall | None = None
 
     def __init__(self, game: SpielGame, state: State | None = None) -> None:
         super().__init__(game)
-        self.inner: State = state if state is not None else game.inner.new_initial_state()
-        # Per seat: (actions observed, digest of the observations, the state after them).
-        # Filled lazily when an information state is asked for, so play and search that
-        # never ask pay nothing; a trajectory asked at every step extends it by one action.
-        self._recall: dict[int, tuple[int, str, State]] = {}
-        # Where each seat's recall starts when the cache above is off this state's line:
-        # the initial state, or for a determinization the moment it was sampled.
-        self._recall_root: dict[int, tuple[int, str, State]] = {}
+        # Without a state the initial one is built when first read (see __getattr__):
+        # pyspiel's generic clone makes a new initial state only to overwrite it.
+        if state is not None:
+            self.inner = state
 
-    def recall_digest(self, player: int) -> str:
-        """A digest of everything ``player`` has observed so far, in order."""
+    def __getattr__(self, name: str) -> Any:
+        if name == "inner":
+            inner = self.get_game().inner.new_initial_state()
+            self.inner = inner
+            return inner
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+
+    def clone(self) -> SpielState:
+        """A copy, as cheap as the engine's own clone.
+
+        pyspiel's clone of a Python state (kept for C++ callers) builds a fresh initial
+        state and deep-copies each attribute onto it; this one copies the wrapped state
+        once. The copy's pyspiel-side history is left empty: every reading of the history
+        here (``history``, ``full_history``, ``move_number``…) answers from the wrapped
+        state, which carries it.
+        """
+        # The pyspiel object is made without this class's __init__ (whose work would all
+        # be replaced): a Python call less on every clone.
+        copy = _new_state(SpielState)
+        _init_state(copy, self.get_game())
+        copy.inner = self.inner.clone()
+        if self._recall is not None:
+            copy._recall = self._recall.copy()
+        return copy
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> SpielState:
+        return self.clone()
+
+    def recall_digest(self, player: int | None) -> str:
+        """A digest of everything ``player`` (``None``: the public) has observed so far, in
+        order."""
         inner = self.inner
         start = inner.history_start()
         now = inner.move_number()
-        done, digest, at = self._recall.get(player, (0, "", None))
+        if self._recall is None:
+            self._recall = _Recall()
+        recall = self._recall
+        done, digest, at = recall.at.get(player, (0, "", None))
         if (
             at is None
             or not start <= done <= now
             or at.history_start() != start
             or at.history_since(start) != inner.history_since(start)[: done - start]
         ):
-            done, digest, at = self._recall_root.get(
+            done, digest, at = recall.root.get(
                 player, (0, "", self.get_game().inner.new_initial_state())
             )
         if done < now:
             at = at.clone()  # the cached state may be shared with clones of this state
             for action in inner.history_since(done):
-                own = player in at.acting_seats() and action in at.legal_actions(player)
+                own = (
+                    player is not None
+                    and player in at.acting_seats()
+                    and action in at.legal_actions(player)
+                )
                 at.apply_action(action)
-                seen = json.dumps(at.view(player), sort_keys=True, separators=(",", ":"))
-                step = f"{digest}|{action if own else ''}|{seen}"
+                step = f"{digest}|{action if own else ''}|{_canonical(at.view(player))}"
                 digest = hashlib.sha256(step.encode()).hexdigest()
-            self._recall[player] = (now, digest, at)
+            recall.at[player] = (now, digest, at)
         return digest
 
     # The history is the wrapped state's: a determinization's is sealed (it raises) while
-    # its move number goes on, where pyspiel's own record would start empty at move 0.
+    # its move number goes on, where pyspiel's own record would start empty at move 0; and
+    # a clone made by :meth:`clone` carries it only there.
     def history(self) -> list[int]:
         return self.inner.history()
 
     def history_str(self) -> str:
         return ", ".join(str(action) for action in self.inner.history())
 
-    def full_history(self) -> list[Any]:
-        self.inner.history()  # raises for a determinization
-        return super().full_history()  # type: ignore[no-any-return]
+    def full_history(self) -> list[PlayerAction]:
+        """Who played each action (chance as ``pyspiel.PlayerId.CHANCE``), in order, with
+        ``player`` and ``action`` as pyspiel's own (which Python cannot build) has them."""
+        actions = self.inner.history()  # raises for a determinization
+        replay = self.get_game().inner.new_initial_state()
+        played = []
+        for action in actions:
+            player = _spiel_player(replay.current_player())
+            played.append(PlayerAction(player, action))
+            replay.apply_action(action)
+        return played
 
     def move_number(self) -> int:
         return self.inner.move_number()
@@ -119,12 +217,7 @@ class SpielState(pyspiel.State):  # type: ignore[misc]
         return super().serialize()  # type: ignore[no-any-return]
 
     def current_player(self) -> int:
-        player = self.inner.current_player()
-        if player == CHANCE:
-            return int(pyspiel.PlayerId.CHANCE)
-        if player == TERMINAL:
-            return int(pyspiel.PlayerId.TERMINAL)
-        return player
+        return _spiel_player(self.inner.current_player())
 
     def _legal_actions(self, player: int) -> list[int]:
         if player != self.inner.current_player():
@@ -152,27 +245,67 @@ class SpielState(pyspiel.State):  # type: ignore[misc]
         """A state consistent with ``player_id``'s information, for IS-MCTS."""
         world = self.inner.resample(player_id, _SamplerRandom(probability_sampler))
         copy = SpielState(self.get_game(), world)
-        # The world's observations go on from here. What the seat recalls carries over; the
-        # other seats' recall in a world is made from the seat's own, so that nothing in
-        # the world tells apart two truths the seat cannot tell apart.
+        # The world's observations go on from here. What the seat recalls carries over, and
+        # so does the public recall (the seat observed all of it); the other seats' recall
+        # in a world is made from the seat's own, so that nothing in the world tells apart
+        # two truths the seat cannot tell apart.
         mine = self.recall_digest(player_id)
+        public = self.recall_digest(None)
         theirs = hashlib.sha256(f"a world sampled from {mine}".encode()).hexdigest()
         done = world.move_number()
-        copy._recall_root = {
-            seat: (done, mine if seat == player_id else theirs, world.clone())
-            for seat in range(self.get_game().num_players())
-        }
-        copy._recall = dict(copy._recall_root)
-        return copy
-
-    def __deepcopy__(self, memo: dict[int, Any]) -> SpielState:
-        copy = SpielState(self.get_game(), self.inner.clone())
-        copy._recall = dict(self._recall)
-        copy._recall_root = self._recall_root  # never changed once made
+        root: dict[int | None, Recalled] = {None: (done, public, world.clone())}
+        for seat in range(self.get_game().num_players()):
+            root[seat] = (done, mine if seat == player_id else theirs, world.clone())
+        copy._recall = _Recall(root)
         return copy
 
     def __str__(self) -> str:
-        return str(self.inner)
+        return whole_state(self.inner)
+
+
+_new_state = SpielState.__new__
+_init_state = pyspiel.State.__init__
+
+
+def _spiel_player(player: int) -> int:
+    if player == CHANCE:
+        return int(pyspiel.PlayerId.CHANCE)
+    if player == TERMINAL:
+        return int(pyspiel.PlayerId.TERMINAL)
+    return player
+
+
+def _canonical(view: Any) -> str:
+    return json.dumps(view, sort_keys=True, separators=(",", ":"))
+
+
+def _plain(value: Any) -> Any:
+    """``value`` with its sets in order, so that equal states print alike."""
+    if isinstance(value, (set, frozenset)):
+        return sorted(value)
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in sorted(value.items(), key=lambda kv: repr(kv[0]))}
+    if isinstance(value, (list, tuple)):
+        return type(value)(_plain(v) for v in value)
+    return value
+
+
+def whole_state(state: State) -> str:
+    """Everything ``state`` holds, hidden things included, one field a line: OpenSpiel's
+    ``str(state)``. A research oracle's reading, never a seat's (that is its view)."""
+    names = {n for cls in type(state).__mro__ for n in getattr(cls, "__slots__", ())}
+    fields = {n: getattr(state, n) for n in names if hasattr(state, n)}
+    fields.update(getattr(state, "__dict__", {}))
+    for name in ("game", "_history", "_sealed"):
+        fields.pop(name, None)
+    player = state.current_player()
+    who = {CHANCE: "chance", TERMINAL: "over"}.get(player, f"Player {player + 1} to act")
+    lines = [
+        f"{state.game.title} ({state.game.num_players()} players), move "
+        f"{state.move_number()}, {who}"
+    ]
+    lines += [f"{name} = {_plain(fields[name])!r}" for name in sorted(fields)]
+    return "\n".join(lines)
 
 
 class _SamplerRandom(random.Random):
@@ -186,24 +319,58 @@ class _SamplerRandom(random.Random):
         return float(self._sampler())
 
 
-class SpielObserver:
-    """The observer pyspiel asks for strings and tensors: both from the seat's view."""
+def observer_kind(iig_obs_type: Any) -> tuple[bool, bool]:
+    """``(public_only, perfect_recall)`` for an OpenSpiel observation type (None: the
+    default, a seat's observation without recall); raises :class:`NotImplementedError`
+    for a type the games do not provide."""
+    if iig_obs_type is None:
+        return False, False
+    private = iig_obs_type.private_info
+    if private == pyspiel.PrivateInfoType.ALL_PLAYERS:
+        raise NotImplementedError(
+            "necropolis games do not observe every player's private information: hidden "
+            "things leave a state only through one seat's view (str(state) is the whole "
+            "state, for research)"
+        )
+    if not iig_obs_type.public_info:
+        raise NotImplementedError(
+            "necropolis games provide no observation without the public information: "
+            "ask for public_info=True"
+        )
+    return private == pyspiel.PrivateInfoType.NONE, bool(iig_obs_type.perfect_recall)
 
-    def __init__(self, game: SpielGame, perfect_recall: bool) -> None:
+
+class SpielObserver:
+    """The observer pyspiel asks for strings and tensors, of one observation type (see the
+    module's docstring): both from a seat's view, or the spectator's for the public."""
+
+    def __init__(self, game: SpielGame, iig_obs_type: Any = None) -> None:
         self._game = game.inner
-        self._recall = perfect_recall
-        size = self._game.observation_size() if _has_tensor(type(self._game)) else 0
-        self.tensor = np.zeros(size, np.float32)
-        self.dict = {"observation": self.tensor}
+        self.public, self.recall = observer_kind(iig_obs_type)
+        tensors = _has_tensor(type(self._game)) and not self.recall
+        # No tensor is None, as OpenSpiel's own observations have it.
+        self.tensor: np.ndarray[Any, Any] | None = (
+            np.zeros(self._game.observation_size(), np.float32) if tensors else None
+        )
+        self.dict = {"observation": self.tensor} if self.tensor is not None else {}
 
     def set_from(self, state: SpielState, player: int) -> None:
-        if self.tensor.size:
-            self.tensor[:] = self._game.encode_view(state.inner.view(player))
+        if self.tensor is None:
+            if self.recall:
+                raise NotImplementedError(
+                    f"{self._game.id} provides no perfect-recall (information-state) tensor: "
+                    "use the information-state string, or the observation tensor (the "
+                    "seat's view now)"
+                )
+            raise NotImplementedError(f"{self._game.id} has no observation tensor")
+        view = state.inner.view(None if self.public else player)
+        self.tensor[:] = self._game.encode_view(view)
 
     def string_from(self, state: SpielState, player: int) -> str:
-        text = json.dumps(state.inner.view(player), sort_keys=True, separators=(",", ":"))
-        if self._recall:
-            digest = state.recall_digest(player)
+        seat = None if self.public else player
+        text = _canonical(state.inner.view(seat))
+        if self.recall:
+            digest = state.recall_digest(seat)
             return f"move {state.inner.move_number()} recall {digest} {text}"
         return text
 
@@ -219,7 +386,7 @@ class SpielGame(pyspiel.Game):  # type: ignore[misc]
         info = pyspiel.GameInfo(
             num_distinct_actions=inner.num_distinct_actions(),
             max_chance_outcomes=inner.max_chance_outcomes(),
-            num_players=inner.num_players,
+            num_players=inner.num_players(),
             min_utility=inner.min_utility(),
             max_utility=inner.max_utility(),
             max_game_length=inner.max_game_length(),
@@ -234,8 +401,7 @@ class SpielGame(pyspiel.Game):  # type: ignore[misc]
     ) -> SpielObserver:
         if params:
             raise ValueError(f"observer parameters are not supported: {params}")
-        recall = bool(iig_obs_type.perfect_recall) if iig_obs_type is not None else False
-        return SpielObserver(self, recall)
+        return SpielObserver(self, iig_obs_type)
 
 
 def register(cls: type[Game]) -> str:
