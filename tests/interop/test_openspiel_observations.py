@@ -192,9 +192,7 @@ def test_a_clone_is_the_whole_state_with_its_history(game_id: str) -> None:
             (p.player, p.action) for p in state.full_history()
         ]
         assert twin.information_state_string(1) == state.information_state_string(1)
-        _, again = pyspiel.deserialize_game_and_state(
-            pyspiel.serialize_game_and_state(game, twin)
-        )
+        _, again = pyspiel.deserialize_game_and_state(pyspiel.serialize_game_and_state(game, twin))
         assert str(again) == str(state) and again.history() == state.history()
         # independent: playing on the copy leaves the original as it was
         before = str(state)
