@@ -259,3 +259,78 @@ def evaluator(game: Game) -> Evaluator:
     """The game's evaluator: its shipped learned model for its player count where it has
     one, else its hand-written estimate. Made once per game and options."""
     return _evaluator(game)
+
+
+class JudgementBot:
+    """A one-ply player on a learned judgement: in one world drawn from the seat's window,
+    each legal move is applied, and the move whose position the judgement rates best for
+    the seat (read from the seat's view of it) is played. A move that ends the match is
+    rated by its true returns. With ``epsilon``, a random legal move is played that share
+    of the time instead (self-play's exploration).
+
+    What a move is worth: the seat's chance to win, plus its fair share (1/N) of the chance
+    that nobody wins, as a match nobody wins is counted in the strength figures.
+    Equal ones are drawn between.
+    """
+
+    def __init__(
+        self, judge: LearnedEvaluator, epsilon: float = 0.0, name: str = "judgement"
+    ) -> None:
+        if not 0.0 <= epsilon <= 1.0:
+            raise ValueError("epsilon is a share of the decisions: 0 to 1")
+        self.judge = judge
+        self.epsilon = epsilon
+        self.name = name
+        #: Whether the last decision was a random (exploring) one.
+        self.explored = False
+
+    def values(self, window: SeatWindow, actions: Sequence[int], rng: random.Random) -> Array:
+        """What each of ``actions`` is worth to the window's seat, in one drawn world."""
+        seat = window.seat
+        n = window.num_players
+        world = window.resample(rng)
+        values = np.empty(len(actions))
+        views: list[View] = []
+        pending: list[int] = []
+        for i, action in enumerate(actions):
+            child = world.clone()
+            child.apply_legal_action(action)
+            if child.is_terminal():
+                returns = child.returns()
+                values[i] = returns[seat] if any(returns) else 1.0 / n
+            else:
+                views.append(child.view(seat))
+                pending.append(i)
+        if views:
+            probs, _ = self.judge.network.forward(encode_views(self.judge.features, views))
+            worth = probs[:, 0] + (probs[:, n] / n if probs.shape[1] > n else 0.0)
+            values[pending] = worth
+        return values
+
+    def choose(self, window: SeatWindow, rng: random.Random) -> int:
+        actions = window.legal_actions()
+        self.explored = False
+        if len(actions) == 1:
+            return actions[0]
+        if self.epsilon and rng.random() < self.epsilon:
+            self.explored = True
+            return actions[rng.randrange(len(actions))]
+        values = self.values(window, actions, rng)
+        top = values.max()
+        best = [a for a, v in zip(actions, values, strict=True) if v >= top - 1e-12]
+        return best[rng.randrange(len(best))] if len(best) > 1 else best[0]
+
+
+@cache
+def _model_file(path: str, stamp: int) -> Network:
+    return Network.load(Path(path))
+
+
+def model_bot(path: str, name: str | None = None) -> JudgementBot:
+    """A :class:`JudgementBot` on the model in the file ``path`` (its meta names the game
+    and players), for comparisons whose bots are made in worker processes."""
+    network = _model_file(path, Path(path).stat().st_mtime_ns)  # a rewritten file is read again
+    from necropolis.games import load_game
+
+    game = load_game(str(network.meta["game"]), players=int(network.meta["players"]))
+    return JudgementBot(LearnedEvaluator(game, network), name=name or Path(path).stem)

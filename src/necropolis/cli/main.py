@@ -18,6 +18,7 @@ from necropolis.cli import (
     simulate,
     strength,
     tournament,
+    train,
     users,
 )
 from necropolis.cli.common import console
@@ -36,6 +37,7 @@ app.command("simulate")(simulate.simulate)
 app.command("tournament")(tournament.tournament)
 app.add_typer(strength.strength_app, name="strength")
 app.command("bench")(bench.bench)
+app.command("train")(train.train)
 app.command("balance")(balance.balance)
 app.command("serve")(serve.serve)
 app.add_typer(serve.db_app, name="db")

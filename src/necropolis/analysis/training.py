@@ -1,0 +1,663 @@
+"""Self-play training of a game's judgement: TD(λ) on the model's own play, gated.
+
+The model (:class:`~necropolis.bots.judgement.Network` on the game's
+:class:`~necropolis.engine.protocol.Features`) plays itself with its one-ply policy
+(:class:`~necropolis.bots.judgement.JudgementBot`, a random move a share ``epsilon`` of
+the time). At every real decision of a match every seat's view is recorded; when the
+match ends, each seat's positions get TD(λ) targets (as TD-Gammon did): the last its true
+outcome (who won, or nobody, and its margin over the best other seat), each earlier one
+``(1 - λ)`` times the model's judgement of the seat's next position plus ``λ`` times the
+next one's target. So the judgement learns from what its own moves led to, not from a
+fixed strategy's positions. Targets are worked out afresh with the current model before
+every training step, over the matches of a replay window; the loss is the cross entropy
+of the outcome distribution plus a share of the margin's squared error, minimised by Adam.
+
+A *generation* is ``generation_matches`` self-play matches. At its end the model is
+**gated**: it plays the last kept model (the game's heuristic, before the first) on
+``gate_deals`` duplicate deals, each in both seatings (:mod:`necropolis.analysis.duel`),
+and is kept if its score share is above a half; it also plays the heuristic on
+``reference_deals`` deals of one bank, which gives the curve of strength by generation.
+Self-play goes on from the trained model either way; what is kept is what ships.
+
+A run lives in a folder (outside the repository): ``checkpoint.npz`` (the model, the
+optimiser, the replay window and every counter, written at round boundaries, so a
+stopped run resumes exactly where its last checkpoint left it), ``kept.npz`` and
+``generation-NNN.npz`` (models, each with its meta: the command and seed that made it),
+``record.json`` (every generation's gate and reference figures) and ``progress.log``. The
+same seed and settings give the same models, whether the run was stopped and resumed or
+not (on one machine: the floating point of another may differ in the last bits).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import random
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass, field, fields
+from functools import partial
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from necropolis.analysis.batch import match_seed
+from necropolis.bots import make_bot
+from necropolis.bots.judgement import (
+    Array,
+    JudgementBot,
+    LearnedEvaluator,
+    Network,
+    model_bot,
+)
+from necropolis.engine.driver import Player, player_rngs
+from necropolis.engine.protocol import CHANCE, Features, Game, sample_chance
+from necropolis.engine.seat import SeatWindow
+from necropolis.games import load_game
+
+#: Margins are learned in units of the game's margin scale, clipped to this many.
+MARGIN_CLIP = 3.0
+
+
+@dataclass(frozen=True)
+class Settings:
+    """How a run trains; kept in its checkpoint, so a resumed run goes on as it began."""
+
+    players: int = 2
+    hidden: tuple[int, ...] = (64,)
+    #: TD(λ)'s λ: how far back along a match each outcome reaches at once.
+    lam: float = 0.8
+    #: The share of self-play decisions made at random.
+    epsilon: float = 0.05
+    learning_rate: float = 0.001
+    batch: int = 128
+    #: The margin's share of the loss.
+    margin_weight: float = 0.25
+    #: Self-play matches between training steps (a round; checkpoints fall between rounds).
+    round_matches: int = 10
+    #: The most recent matches whose positions are trained on.
+    replay_matches: int = 200
+    #: How often each new position is drawn into a training batch, on average.
+    passes: float = 2.0
+    generation_matches: int = 2000
+    gate_deals: int = 500
+    reference_deals: int = 100
+    #: The bot every generation is measured against (the curve of strength).
+    reference: str = "heuristic"
+    #: The first matches, played by the reference bot in every seat (a random move at
+    #: ``epsilon`` too), so the judgement starts from play that knows the game rather
+    #: than from a random model's; self-play takes over after them.
+    warm_matches: int = 0
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Settings:
+        known = {f.name for f in fields(cls)}
+        values = {k: v for k, v in data.items() if k in known}
+        if "hidden" in values:
+            values["hidden"] = tuple(values["hidden"])
+        return cls(**values)
+
+
+@dataclass
+class MatchData:
+    """One self-play match as training needs it."""
+
+    #: Features of every seat's view at every real decision, a row each (float32 keeps
+    #: the replay window small and a checkpoint exact).
+    x: NDArrayF32
+    #: The seat each row was seen from.
+    seats: NDArrayI
+    #: Per seat, in seat order: the outcome distribution over seats (plus nobody) and the
+    #: margin over the best other seat (in the game's margin scale, clipped).
+    outcome: Array
+    margins: Array
+
+
+NDArrayF32 = np.ndarray[Any, np.dtype[np.float32]]
+NDArrayI = np.ndarray[Any, np.dtype[np.int64]]
+
+
+def outcome_of(returns: Sequence[float], nobody: bool) -> list[float]:
+    """The outcome distribution of a finished match (seat order, then nobody if the game
+    has that outcome): the returns, or all on nobody where nobody won."""
+    if nobody:
+        won = any(returns)
+        return [*(float(r) for r in returns), 0.0 if won else 1.0]
+    total = sum(returns)
+    n = len(returns)
+    return [float(r) / total if total else 1.0 / n for r in returns]
+
+
+def relative(outcome: Array, seat: int, n: int) -> Array:
+    """``outcome`` (seat order, then nobody) listed from ``seat`` on, as the model's
+    outputs are."""
+    out = outcome.copy()
+    out[:n] = np.roll(outcome[:n], -seat)
+    return out
+
+
+class Exploring:
+    """A bot that plays a random legal move a share ``epsilon`` of the time."""
+
+    def __init__(self, bot: Player, epsilon: float) -> None:
+        self.bot = bot
+        self.epsilon = epsilon
+        self.name = bot.name
+
+    def choose(self, window: SeatWindow, rng: random.Random) -> int:
+        actions = window.legal_actions()
+        if len(actions) > 1 and rng.random() < self.epsilon:
+            return actions[rng.randrange(len(actions))]
+        return self.bot.choose(window, rng)
+
+
+def self_play(
+    game: Game, features: Features, bot: Player, seed: int, margin_scale: float
+) -> MatchData:
+    """One self-play match of ``bot`` in every seat; every seat's view recorded at each
+    real decision."""
+    n = game.num_players
+    chance = random.Random(seed)
+    rngs = player_rngs(seed, n)
+    state = game.new_initial_state()
+    rows: list[list[float]] = []
+    seats: list[int] = []
+    while not state.is_terminal():
+        seat = state.current_player()
+        if seat == CHANCE:
+            state.apply_legal_action(sample_chance(state, chance))
+            continue
+        window = SeatWindow(state, seat)
+        if len(window.legal_actions()) > 1:
+            for q in range(n):
+                rows.append(features.encode(state.view(q)))
+                seats.append(q)
+        state.apply_action(bot.choose(window, rngs[seat]))
+    returns = state.returns()
+    scores = state.scores()
+    margins = []
+    for q in range(n):
+        best = max(s for i, s in enumerate(scores) if i != q)
+        margins.append(max(-MARGIN_CLIP, min(MARGIN_CLIP, (scores[q] - best) / margin_scale)))
+    return MatchData(
+        np.array(rows, dtype=np.float32).reshape(len(rows), features.size(n)),
+        np.array(seats, dtype=np.int64),
+        np.array(outcome_of(returns, features.nobody)),
+        np.array(margins),
+    )
+
+
+def td_targets(network: Network, match: MatchData, lam: float) -> tuple[Array, Array, Array, Array]:
+    """The rows of ``match`` with their TD(λ) targets: features, outcome distributions
+    (each row's seats from its viewer on), margins, and the model's own predictions of
+    each row's outcome (for calibration)."""
+    x = match.x.astype(np.float64)
+    probs, margins = network.forward(x)
+    n = len(match.margins)
+    target = np.empty_like(probs)
+    target_margin = np.empty(len(x))
+    for q in range(n):
+        rows = np.flatnonzero(match.seats == q)
+        g = relative(match.outcome, q, n)
+        gm = float(match.margins[q])
+        for r in rows[::-1]:
+            target[r] = g
+            target_margin[r] = gm
+            g = (1.0 - lam) * probs[r] + lam * g
+            gm = (1.0 - lam) * float(margins[r]) + lam * gm
+    return x, target, target_margin, probs
+
+
+class Adam:
+    """Adam over a network's weights (its moments kept for checkpoints)."""
+
+    def __init__(self, network: Network, rate: float) -> None:
+        self.rate = rate
+        self.step = 0
+        self.m = [np.zeros_like(p) for layer in network.layers for p in layer]
+        self.v = [np.zeros_like(p) for layer in network.layers for p in layer]
+
+    def apply(self, network: Network, grads: list[Array]) -> None:
+        self.step += 1
+        b1, b2, eps = 0.9, 0.999, 1e-8
+        params = [p for layer in network.layers for p in layer]
+        c1 = 1 - b1**self.step
+        c2 = 1 - b2**self.step
+        for p, g, m, v in zip(params, grads, self.m, self.v, strict=True):
+            m *= b1
+            m += (1 - b1) * g
+            v *= b2
+            v += (1 - b2) * g * g
+            p -= self.rate * (m / c1) / (np.sqrt(v / c2) + eps)
+
+
+def gradients(
+    network: Network, x: Array, target: Array, target_margin: Array, margin_weight: float
+) -> tuple[list[Array], float, float]:
+    """The loss's gradients for every weight (in layer order), the cross entropy and the
+    margin's mean squared error on the batch."""
+    activations = [x]
+    h = x
+    for w, b in network.layers[:-1]:
+        h = np.tanh(h @ w + b)
+        activations.append(h)
+    w_last, b_last = network.layers[-1]
+    out = h @ w_last + b_last
+    logits = out[:, :-1]
+    logits = logits - logits.max(axis=1, keepdims=True)
+    e = np.exp(logits)
+    probs = e / e.sum(axis=1, keepdims=True)
+    margin = out[:, -1]
+    size = len(x)
+    cross = float(-(target * np.log(np.maximum(probs, 1e-12))).sum(axis=1).mean())
+    error = margin - target_margin
+    mse = float((error * error).mean())
+    delta = np.empty_like(out)
+    delta[:, :-1] = (probs - target) / size
+    delta[:, -1] = margin_weight * error / size
+    grads: list[Array] = []
+    for i in range(len(network.layers) - 1, -1, -1):
+        w, _ = network.layers[i]
+        a = activations[i]
+        grads.append(delta.sum(axis=0))  # bias
+        grads.append(a.T @ delta)  # weights
+        if i:
+            delta = (delta @ w.T) * (1.0 - a * a)
+    grads.reverse()  # now weights, bias of layer 0, then of layer 1, ...
+    return grads, cross, mse
+
+
+def calibration(predicted: Array, observed: Array, bins: int = 10) -> list[dict[str, float]]:
+    """Reliability: positions binned by predicted chance, with each bin's mean prediction
+    and observed share of wins."""
+    edges = np.linspace(0.0, 1.0, bins + 1)
+    rows = []
+    which = np.minimum((predicted * bins).astype(int), bins - 1)
+    for b in range(bins):
+        mask = which == b
+        count = int(mask.sum())
+        rows.append(
+            {
+                "low": float(edges[b]),
+                "high": float(edges[b + 1]),
+                "positions": count,
+                "predicted": float(predicted[mask].mean()) if count else 0.0,
+                "observed": float(observed[mask].mean()) if count else 0.0,
+            }
+        )
+    return rows
+
+
+def calibration_error(rows: list[dict[str, float]]) -> float:
+    """The positions' mean distance between predicted and observed, bin by bin."""
+    total = sum(r["positions"] for r in rows)
+    if not total:
+        return 0.0
+    return sum(r["positions"] * abs(r["predicted"] - r["observed"]) for r in rows) / total
+
+
+@dataclass
+class Run:
+    """A training run's state: what a checkpoint holds."""
+
+    game_id: str
+    seed: int
+    settings: Settings
+    network: Network
+    optimiser: Adam
+    rng: np.random.Generator
+    matches: int = 0
+    positions: int = 0
+    generation: int = 0
+    replay: list[MatchData] = field(default_factory=list)
+    #: Per generation: its gate and reference figures, kept or not.
+    record: list[dict[str, Any]] = field(default_factory=list)
+    kept_generation: int | None = None
+    command: str = ""
+
+
+class Trainer:
+    """Runs (and resumes) a training run in its folder (see the module's docstring)."""
+
+    def __init__(
+        self,
+        game_id: str,
+        folder: Path,
+        seed: int = 0,
+        settings: Settings | None = None,
+        command: str = "",
+        say: Callable[[str], None] = print,
+    ) -> None:
+        self.folder = folder
+        self.say = say
+        folder.mkdir(parents=True, exist_ok=True)
+        checkpoint = folder / "checkpoint.npz"
+        if checkpoint.exists():
+            self.run = load_checkpoint(checkpoint)
+            if self.run.game_id != game_id:
+                raise ValueError(f"{folder} holds a run of {self.run.game_id}, not {game_id}")
+            self.say(
+                f"resuming {game_id} from {checkpoint}: {self.run.matches} matches, "
+                f"generation {self.run.generation}"
+            )
+        else:
+            chosen = settings or Settings()
+            game = load_game(game_id, players=chosen.players)
+            features = game.features()
+            if features is None:
+                raise ValueError(f"{game_id} describes no features to learn a judgement on")
+            n = chosen.players
+            sizes = [features.size(n), *chosen.hidden, n + int(features.nobody) + 1]
+            rng = np.random.default_rng(seed)
+            network = Network.fresh(sizes, rng)
+            self.run = Run(
+                game_id, seed, chosen, network, Adam(network, chosen.learning_rate), rng,
+                command=command,
+            )  # fmt: skip
+        settings = self.run.settings
+        self.game = load_game(game_id, players=settings.players)
+        features = self.game.features()
+        assert features is not None
+        self.features = features
+
+    # --- self-play and learning ---------------------------------------------------------
+
+    def bot(self, epsilon: float) -> JudgementBot:
+        judge = LearnedEvaluator(self.game, self.run.network, self.features)
+        return JudgementBot(judge, epsilon=epsilon, name="self")
+
+    def play_round(self) -> list[MatchData]:
+        run = self.run
+        s = run.settings
+        model = self.bot(s.epsilon)
+        played = []
+        for _ in range(s.round_matches):
+            seed = match_seed(run.seed, run.matches)
+            bot: Player = model
+            if run.matches < s.warm_matches:
+                bot = Exploring(make_bot(s.reference), s.epsilon)
+            played.append(
+                self_play(self.game, self.features, bot, seed, self.features.margin_scale)
+            )
+            run.matches += 1
+        return played
+
+    def learn(self, fresh: list[MatchData]) -> dict[str, float]:
+        """Add ``fresh`` matches to the replay window and take the round's training steps;
+        returns the round's loss and calibration on the fresh positions."""
+        run = self.run
+        s = run.settings
+        run.replay.extend(fresh)
+        del run.replay[: max(0, len(run.replay) - s.replay_matches)]
+        new_rows = sum(len(m.x) for m in fresh)
+        run.positions += new_rows
+        parts = [td_targets(run.network, m, s.lam) for m in run.replay]
+        x = np.concatenate([p[0] for p in parts])
+        target = np.concatenate([p[1] for p in parts])
+        target_margin = np.concatenate([p[2] for p in parts])
+        # calibration of the model as it was, on the fresh positions: the viewer's chance
+        # against whether it won
+        fresh_parts = parts[len(parts) - len(fresh) :]
+        predicted = np.concatenate([p[3][:, 0] for p in fresh_parts])
+        observed = np.concatenate(
+            [np.array([relative(m.outcome, q, len(m.margins))[0] for q in m.seats]) for m in fresh]
+        )
+        steps = max(1, round(s.passes * new_rows / s.batch))
+        cross = mse = 0.0
+        for _ in range(steps):
+            pick = run.rng.integers(0, len(x), s.batch)
+            grads, c, e = gradients(
+                run.network, x[pick], target[pick], target_margin[pick], s.margin_weight
+            )
+            run.optimiser.apply(run.network, grads)
+            cross += c
+            mse += e
+        return {
+            "cross_entropy": cross / steps,
+            "margin_mse": mse / steps,
+            "calibration_error": calibration_error(calibration(predicted, observed)),
+            "positions": float(new_rows),
+        }
+
+    # --- generations and gates ------------------------------------------------------------
+
+    def model_meta(self) -> dict[str, Any]:
+        run = self.run
+        return {
+            "game": run.game_id,
+            "players": run.settings.players,
+            "generation": run.generation,
+            "matches": run.matches,
+            "positions": run.positions,
+            "seed": run.seed,
+            "command": run.command,
+            "settings": asdict(run.settings),
+        }
+
+    def gate(self, workers: int = 1) -> dict[str, Any]:
+        """Save the generation's model, gate it against the last kept one (or the
+        reference bot), measure it against the reference, and keep it if it passed."""
+        from necropolis.analysis.duel import Contender, compare
+
+        run = self.run
+        s = run.settings
+        path = self.folder / f"generation-{run.generation:03d}.npz"
+        model = run.network.copy()
+        model.meta = self.model_meta()
+        model.save(path)
+        candidate = Contender(f"generation-{run.generation}", partial(model_bot, str(path)))
+        kept_path = self.folder / "kept.npz"
+        bank = run.seed + 1
+        started = time.perf_counter()
+        gate_figures: dict[str, Any] | None = None
+        if run.kept_generation is not None:
+            kept_one = Contender(
+                f"generation-{run.kept_generation}", partial(model_bot, str(kept_path))
+            )
+            gate = compare(candidate, kept_one, run.game_id, s.gate_deals, bank, workers)
+            gate_figures = gate.figures()
+        reference_figures: dict[str, Any] | None = None
+        if s.reference_deals:
+            reference = compare(
+                candidate, s.reference, run.game_id, s.reference_deals, bank + 1, workers
+            )
+            reference_figures = reference.figures()
+        # The first generation has nothing to be gated against: it is kept, and measured.
+        kept = gate_figures is None or gate_figures["score_share"] > 0.5
+        entry = {
+            "generation": run.generation,
+            "matches": run.matches,
+            "positions": run.positions,
+            "against": gate_figures["against"][0] if gate_figures else None,
+            "gate": _summary(gate_figures) if gate_figures else None,
+            "reference": _summary(reference_figures) if reference_figures else None,
+            "kept": kept,
+            "seconds": round(time.perf_counter() - started, 1),
+        }
+        run.record.append(entry)
+        if kept:
+            model.save(kept_path)
+            run.kept_generation = run.generation
+        return entry
+
+    # --- the loop --------------------------------------------------------------------------
+
+    def train(
+        self,
+        hours: float | None = None,
+        rounds: int | None = None,
+        workers: int = 1,
+        checkpoint_seconds: float = 120.0,
+    ) -> None:
+        """Train until ``hours`` have passed or ``rounds`` rounds are done (whichever
+        first; neither: for ever), checkpointing at least every ``checkpoint_seconds``
+        and at every generation's end."""
+        run = self.run
+        s = run.settings
+        deadline = time.monotonic() + hours * 3600 if hours is not None else math.inf
+        last_save = time.monotonic()
+        done = 0
+        while time.monotonic() < deadline and (rounds is None or done < rounds):
+            started = time.process_time()
+            fresh = self.play_round()
+            played = time.process_time() - started
+            stats = self.learn(fresh)
+            done += 1
+            self.say(
+                f"{run.game_id} gen {run.generation}: {run.matches} matches, "
+                f"{run.positions} positions, loss {stats['cross_entropy']:.4f} "
+                f"(margin {stats['margin_mse']:.3f}), calibration off by "
+                f"{stats['calibration_error']:.3f}, {played / len(fresh):.3f} s a match"
+                + self.last_gate()
+            )
+            if run.matches >= (run.generation + 1) * s.generation_matches:
+                entry = self.gate(workers)
+                self.say(self.describe_gate(entry))
+                run.generation += 1
+                self.save()
+                last_save = time.monotonic()
+            elif time.monotonic() - last_save >= checkpoint_seconds:
+                self.save()
+                last_save = time.monotonic()
+        self.save()
+
+    def last_gate(self) -> str:
+        if not self.run.record:
+            return ""
+        entry = self.run.record[-1]
+        return f"; last gate: gen {entry['generation']} {'kept' if entry['kept'] else 'not kept'}"
+
+    @staticmethod
+    def describe_gate(entry: dict[str, Any]) -> str:
+        gate = entry["gate"]
+        if gate is None:
+            text = f"generation {entry['generation']}, the first, kept"
+        else:
+            text = (
+                f"gate of generation {entry['generation']} against {entry['against']}: "
+                f"{gate['score_share']:.3f} ({gate['ci95'][0]:.3f}-{gate['ci95'][1]:.3f}) "
+                f"of {gate['matches']} matches, {'kept' if entry['kept'] else 'not kept'}"
+            )
+        ref = entry.get("reference")
+        if ref:
+            text += (
+                f"; against the reference {ref['score_share']:.3f} "
+                f"({ref['ci95'][0]:.3f}-{ref['ci95'][1]:.3f}) of {ref['matches']}"
+            )
+        return text
+
+    def save(self) -> None:
+        save_checkpoint(self.run, self.folder / "checkpoint.npz")
+        (self.folder / "record.json").write_text(
+            json.dumps(
+                {
+                    "game": self.run.game_id,
+                    "seed": self.run.seed,
+                    "command": self.run.command,
+                    "settings": asdict(self.run.settings),
+                    "matches": self.run.matches,
+                    "positions": self.run.positions,
+                    "kept_generation": self.run.kept_generation,
+                    "generations": self.run.record,
+                },
+                indent=1,
+            )
+            + "\n"
+        )
+
+
+def _summary(figures: dict[str, Any]) -> dict[str, Any]:
+    keep = ("matches", "deals", "score_share", "ci95", "elo", "elo_ci95", "nobody_out")
+    out = {k: figures[k] for k in keep if k in figures}
+    out["score_margin"] = figures["score_margin"]["mean"]
+    return out
+
+
+# --- checkpoints ---------------------------------------------------------------------------
+
+
+def save_checkpoint(run: Run, path: Path) -> None:
+    """Everything a run needs to go on exactly, in one ``.npz`` (written aside, then moved
+    into place, so a stop while writing leaves the last one whole)."""
+    arrays: dict[str, Any] = {}
+    for i, (w, b) in enumerate(run.network.layers):
+        arrays[f"w{i}"] = w
+        arrays[f"b{i}"] = b
+    for i, (m, v) in enumerate(zip(run.optimiser.m, run.optimiser.v, strict=True)):
+        arrays[f"m{i}"] = m
+        arrays[f"v{i}"] = v
+    if run.replay:
+        arrays["replay_x"] = np.concatenate([m.x for m in run.replay])
+        arrays["replay_seats"] = np.concatenate([m.seats for m in run.replay])
+        arrays["replay_sizes"] = np.array([len(m.x) for m in run.replay], dtype=np.int64)
+        arrays["replay_outcome"] = np.stack([m.outcome for m in run.replay])
+        arrays["replay_margins"] = np.stack([m.margins for m in run.replay])
+    meta = {
+        "game": run.game_id,
+        "seed": run.seed,
+        "settings": asdict(run.settings),
+        "matches": run.matches,
+        "positions": run.positions,
+        "generation": run.generation,
+        "record": run.record,
+        "kept_generation": run.kept_generation,
+        "command": run.command,
+        "adam_step": run.optimiser.step,
+        "rng": run.rng.bit_generator.state,
+        "network_meta": run.network.meta,
+    }
+    arrays["meta"] = np.array(json.dumps(meta))
+    partial_path = path.with_suffix(".partial.npz")
+    with partial_path.open("wb") as out:
+        np.savez(out, **arrays)
+    partial_path.replace(path)
+
+
+def load_checkpoint(path: Path) -> Run:
+    """The run a checkpoint holds."""
+    with np.load(path, allow_pickle=False) as data:
+        meta = json.loads(str(data["meta"]))
+        layers = []
+        i = 0
+        while f"w{i}" in data:
+            layers.append((data[f"w{i}"].copy(), data[f"b{i}"].copy()))
+            i += 1
+        network = Network(layers, meta.get("network_meta", {}))
+        settings = Settings.from_json(meta["settings"])
+        optimiser = Adam(network, settings.learning_rate)
+        optimiser.step = int(meta["adam_step"])
+        optimiser.m = [data[f"m{j}"].copy() for j in range(len(optimiser.m))]
+        optimiser.v = [data[f"v{j}"].copy() for j in range(len(optimiser.v))]
+        replay: list[MatchData] = []
+        if "replay_sizes" in data:
+            x, seats = data["replay_x"], data["replay_seats"]
+            start = 0
+            for k, size in enumerate(data["replay_sizes"]):
+                end = start + int(size)
+                replay.append(
+                    MatchData(
+                        x[start:end].copy(),
+                        seats[start:end].copy(),
+                        data["replay_outcome"][k].copy(),
+                        data["replay_margins"][k].copy(),
+                    )
+                )
+                start = end
+    rng = np.random.default_rng()
+    rng.bit_generator.state = meta["rng"]
+    return Run(
+        game_id=meta["game"],
+        seed=int(meta["seed"]),
+        settings=settings,
+        network=network,
+        optimiser=optimiser,
+        rng=rng,
+        matches=int(meta["matches"]),
+        positions=int(meta["positions"]),
+        generation=int(meta["generation"]),
+        replay=replay,
+        record=list(meta["record"]),
+        kept_generation=meta["kept_generation"],
+        command=str(meta.get("command", "")),
+    )

@@ -1,0 +1,123 @@
+"""``necropolis train``: learn a game's judgement by self-play, resumably, at low priority.
+
+Runs :class:`~necropolis.analysis.training.Trainer` in a folder of its own (by default
+``training/GAME-Np`` under the current directory): a folder that holds a checkpoint is
+taken up again where it stopped, with the settings it began with. Progress is printed a
+line a round (matches, positions, loss, calibration, the last gate) and kept in the
+folder's ``progress.log``; every generation's gate is in its ``record.json``. ``--export``
+writes the last kept model to a file (a game ships it as ``judgement-<N>p.npz``).
+"""
+
+from __future__ import annotations
+
+import os
+import shlex
+import shutil
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from necropolis.cli.common import console, fail
+from necropolis.games import game_class
+
+
+def train(
+    game_id: Annotated[str, typer.Argument(metavar="GAME")],
+    hours: Annotated[
+        float | None,
+        typer.Option("--hours", min=0.0, help="stop after this long (default: never)"),
+    ] = None,
+    rounds: Annotated[
+        int | None, typer.Option("--rounds", min=1, help="stop after this many rounds")
+    ] = None,
+    seed: Annotated[int, typer.Option("--seed", help="the run's seed (a new run only)")] = 0,
+    players: Annotated[int, typer.Option("--players", "-p", min=2, help="seats")] = 2,
+    folder: Annotated[
+        Path | None,
+        typer.Option("--dir", help="the run's folder (default: training/GAME-Np)"),
+    ] = None,
+    hidden: Annotated[
+        str, typer.Option("--hidden", help="hidden layer sizes, comma-separated (a new run)")
+    ] = "64",
+    generation: Annotated[
+        int, typer.Option("--generation-matches", min=1, help="self-play matches a generation")
+    ] = 2000,
+    gate_deals: Annotated[
+        int,
+        typer.Option("--gate-deals", min=1, help="duplicate deals of a gate (two matches each)"),
+    ] = 500,
+    reference_deals: Annotated[
+        int,
+        typer.Option(
+            "--reference-deals", min=0, help="deals against the reference bot a generation"
+        ),
+    ] = 100,
+    warm: Annotated[
+        int,
+        typer.Option("--warm", min=0, help="first matches played by the reference bot"),
+    ] = 0,
+    epsilon: Annotated[
+        float, typer.Option("--epsilon", min=0.0, max=1.0, help="random moves in self-play")
+    ] = 0.05,
+    lam: Annotated[float, typer.Option("--lambda", min=0.0, max=1.0, help="TD(λ)'s λ")] = 0.8,
+    workers: Annotated[int, typer.Option("--workers", "-w", min=1, help="gate processes")] = 1,
+    niceness: Annotated[
+        int, typer.Option("--nice", min=0, max=19, help="run at least this nice")
+    ] = 19,
+    export: Annotated[
+        Path | None,
+        typer.Option("--export", help="write the last kept model to this file, and stop"),
+    ] = None,
+) -> None:
+    """Learn GAME's judgement (win chances and margin from a seat's view) by self-play."""
+    from necropolis.analysis.training import Settings, Trainer
+
+    cls = game_class(game_id)
+    if not cls.min_players <= players <= cls.max_players:
+        raise fail(f"{game_id} is played by {cls.min_players} to {cls.max_players} players")
+    run_folder = folder or Path("training") / f"{game_id}-{players}p"
+    if export is not None:
+        kept = run_folder / "kept.npz"
+        if not kept.exists():
+            raise fail(f"{run_folder} holds no kept model yet")
+        export.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(kept, export)
+        console.print(f"wrote {export}")
+        return
+    try:
+        sizes = tuple(int(x) for x in hidden.split(","))
+    except ValueError:
+        raise fail(f"--hidden takes sizes such as 64 or 64,32, not {hidden!r}") from None
+    if not sizes or min(sizes) < 1:
+        raise fail("--hidden needs at least one layer of at least one unit")
+    if os.nice(0) < niceness:
+        os.nice(niceness - os.nice(0))
+    settings = Settings(
+        players=players,
+        hidden=sizes,
+        lam=lam,
+        epsilon=epsilon,
+        generation_matches=generation,
+        gate_deals=gate_deals,
+        reference_deals=reference_deals,
+        warm_matches=warm,
+    )
+    command = shlex.join(["necropolis", "train", *sys.argv[2:]])
+    log = run_folder / "progress.log"
+    run_folder.mkdir(parents=True, exist_ok=True)
+
+    def say(line: str) -> None:
+        console.print(line, markup=False, soft_wrap=True)
+        with log.open("a") as out:
+            out.write(line + "\n")
+
+    trainer = Trainer(game_id, run_folder, seed, settings, command=command, say=say)
+    if trainer.run.settings != settings and (run_folder / "checkpoint.npz").exists():
+        say("(the run goes on with the settings it began with)")
+    try:
+        trainer.train(hours=hours, rounds=rounds, workers=workers)
+    except KeyboardInterrupt:
+        say("stopped; the last checkpoint is where it resumes")
+        raise typer.Exit(130) from None
