@@ -13,13 +13,13 @@ from __future__ import annotations
 import os
 import shlex
 import shutil
-import sys
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
 from necropolis.cli.common import console, fail
+from necropolis.engine.errors import NecropolisError
 from necropolis.games import game_class
 
 
@@ -74,7 +74,10 @@ def train(
     """Learn GAME's judgement (win chances and margin from a seat's view) by self-play."""
     from necropolis.analysis.training import Settings, Trainer
 
-    cls = game_class(game_id)
+    try:
+        cls = game_class(game_id)
+    except NecropolisError as exc:
+        raise fail(str(exc)) from None
     if not cls.min_players <= players <= cls.max_players:
         raise fail(f"{game_id} is played by {cls.min_players} to {cls.max_players} players")
     run_folder = folder or Path("training") / f"{game_id}-{players}p"
@@ -104,7 +107,13 @@ def train(
         reference_deals=reference_deals,
         warm_matches=warm,
     )
-    command = shlex.join(["necropolis", "train", *sys.argv[2:]])
+    # What makes the same run again (how long it ran is not part of it).
+    words = ["necropolis", "train", game_id, "--seed", str(seed), "--players", str(players)]
+    words += ["--dir", str(run_folder), "--hidden", hidden]
+    words += ["--generation-matches", str(generation), "--gate-deals", str(gate_deals)]
+    words += ["--reference-deals", str(reference_deals), "--warm", str(warm)]
+    words += ["--epsilon", str(epsilon), "--lambda", str(lam)]
+    command = shlex.join(words)
     log = run_folder / "progress.log"
     run_folder.mkdir(parents=True, exist_ok=True)
 

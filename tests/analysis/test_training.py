@@ -1,0 +1,170 @@
+"""Self-play training of a judgement: deterministic from its seed, resumable from its
+checkpoint, TD(λ)'s targets as the method defines them, gates that keep what passes, and
+models that load and decide the same from the same seed."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import necropolis
+from necropolis.analysis.training import (
+    MatchData,
+    Settings,
+    Trainer,
+    gradients,
+    load_checkpoint,
+    td_targets,
+)
+from necropolis.bots.judgement import JudgementBot, LearnedEvaluator, Network, model_bot
+from necropolis.engine import SeatWindow
+from necropolis.engine.driver import play_match
+from tests.bots.test_bots_on_games import decision_points
+
+#: A tiny run: a few two-player luxor2001 matches a round, no gates.
+TINY = Settings(
+    hidden=(8,),
+    round_matches=2,
+    replay_matches=3,
+    generation_matches=10**6,
+    gate_deals=1,
+    reference_deals=0,
+)
+
+
+def weights(trainer: Trainer) -> list[np.ndarray]:
+    return [p for layer in trainer.run.network.layers for p in layer]
+
+
+def quiet(_: str) -> None:
+    pass
+
+
+def test_a_short_run_changes_the_model_the_same_way_from_the_same_seed(tmp_path: Path) -> None:
+    first = Trainer("luxor2001", tmp_path / "a", seed=3, settings=TINY, say=quiet)
+    start = [p.copy() for p in weights(first)]
+    first.train(rounds=2)
+    second = Trainer("luxor2001", tmp_path / "b", seed=3, settings=TINY, say=quiet)
+    second.train(rounds=2)
+    other = Trainer("luxor2001", tmp_path / "c", seed=4, settings=TINY, say=quiet)
+    other.train(rounds=2)
+    assert first.run.matches == 4 and first.run.positions > 0
+    assert any(not np.array_equal(a, b) for a, b in zip(start, weights(first), strict=True))
+    assert all(np.array_equal(a, b) for a, b in zip(weights(first), weights(second), strict=True))
+    assert any(
+        not np.array_equal(a, b) for a, b in zip(weights(first), weights(other), strict=True)
+    )
+
+
+def test_a_run_resumed_from_its_checkpoint_goes_on_as_an_unbroken_one(tmp_path: Path) -> None:
+    unbroken = Trainer("luxor2001", tmp_path / "whole", seed=5, settings=TINY, say=quiet)
+    unbroken.train(rounds=3)
+    broken = Trainer("luxor2001", tmp_path / "parts", seed=5, settings=TINY, say=quiet)
+    broken.train(rounds=1)
+    lines: list[str] = []
+    # Settings given again are the run's own: a resumed run keeps those it began with.
+    resumed = Trainer(
+        "luxor2001", tmp_path / "parts", seed=99, settings=Settings(), say=lines.append
+    )
+    assert resumed.run.settings == TINY and resumed.run.seed == 5
+    assert "resuming" in lines[0]
+    resumed.train(rounds=2)
+    assert resumed.run.matches == unbroken.run.matches
+    assert all(
+        np.array_equal(a, b) for a, b in zip(weights(unbroken), weights(resumed), strict=True)
+    )
+    again = load_checkpoint(tmp_path / "parts" / "checkpoint.npz")
+    assert again.positions == unbroken.run.positions
+    assert len(again.replay) == len(unbroken.run.replay)
+
+
+def test_a_checkpoint_of_another_game_is_refused(tmp_path: Path) -> None:
+    Trainer("luxor2001", tmp_path, seed=1, settings=TINY, say=quiet).train(rounds=1)
+    with pytest.raises(ValueError, match="luxor2001"):
+        Trainer("horus", tmp_path, say=quiet)
+
+
+def test_td_lambda_targets() -> None:
+    # One seat's three positions in a two-player match the seat won: with λ = 1 every
+    # target is the outcome; with λ = 0 each is the model's judgement of the next
+    # position, the last the outcome.
+    game = necropolis.load_game("luxor2001", players=2)
+    features = game.features()
+    assert features is not None
+    network = Network.fresh([features.size(2), 4, 3], np.random.default_rng(0))
+    states = decision_points("luxor2001", 2, 3)
+    x = np.array([features.encode(s.view(0)) for s in states], dtype=np.float32)
+    match = MatchData(x, np.zeros(3, dtype=np.int64), np.array([1.0, 0.0]), np.array([0.5, -0.5]))
+    _, target, margin, probs = td_targets(network, match, lam=1.0)
+    assert np.allclose(target, [[1.0, 0.0]] * 3) and np.allclose(margin, 0.5)
+    _, target, margin, probs = td_targets(network, match, lam=0.0)
+    assert np.allclose(target[0], probs[1]) and np.allclose(target[1], probs[2])
+    assert np.allclose(target[2], [1.0, 0.0])
+    _, predicted_margins = network.forward(x.astype(np.float64))
+    assert np.isclose(margin[0], predicted_margins[1]) and np.isclose(margin[2], 0.5)
+
+
+def test_the_gradients_are_the_loss_derivatives() -> None:
+    # Checked against finite differences on a small network with two hidden layers.
+    rng = np.random.default_rng(1)
+    network = Network.fresh([5, 4, 3, 3], rng)
+    x = rng.normal(size=(6, 5))
+    target = rng.dirichlet(np.ones(2), size=6)
+    target_margin = rng.normal(size=6)
+
+    def loss() -> float:
+        _, cross, mse = gradients(network, x, target, target_margin, 0.25)
+        return cross + 0.25 * mse / 2
+
+    grads, _, _ = gradients(network, x, target, target_margin, 0.25)
+    params = [p for layer in network.layers for p in layer]
+    for p, g in zip(params, grads, strict=True):
+        flat, gflat = p.reshape(-1), g.reshape(-1)
+        for i in range(0, flat.size, max(1, flat.size // 4)):
+            keep = flat[i]
+            flat[i] = keep + 1e-6
+            up = loss()
+            flat[i] = keep - 1e-6
+            down = loss()
+            flat[i] = keep
+            assert (up - down) / 2e-6 == pytest.approx(gflat[i], rel=1e-4, abs=1e-7)
+
+
+def test_a_generation_is_gated_and_its_model_decides_the_same_from_the_same_seed(
+    tmp_path: Path,
+) -> None:
+    settings = Settings(
+        hidden=(8,),
+        round_matches=2,
+        replay_matches=3,
+        generation_matches=2,
+        gate_deals=1,
+        reference_deals=1,
+        reference="random",
+    )
+    trainer = Trainer("luxor2001", tmp_path, seed=2, settings=settings, command="cmd", say=quiet)
+    trainer.train(rounds=2)
+    first, second = trainer.run.record
+    assert first["kept"] and first["gate"] is None and first["reference"]["matches"] == 2
+    assert second["gate"]["matches"] == 2 and second["against"] == "generation-0"
+    assert (tmp_path / "kept.npz").exists()
+    kept = Network.load(tmp_path / "kept.npz")
+    assert kept.meta["command"] == "cmd" and kept.meta["seed"] == 2
+    assert kept.meta["game"] == "luxor2001" and kept.meta["players"] == 2
+    # The kept model, loaded twice, plays the same match from the same seed.
+    game = necropolis.load_game("luxor2001", players=2)
+    path = str(tmp_path / "kept.npz")
+    records = [
+        play_match(game, [model_bot(path), JudgementBot(LearnedEvaluator(game, kept))], seed=8)[
+            1
+        ].actions
+        for _ in range(2)
+    ]
+    assert records[0] == records[1]
+    state = decision_points("luxor2001", 2, 1)[0]
+    window = SeatWindow(state, state.current_player())
+    choices = {model_bot(path).choose(window, random.Random(4)) for _ in range(3)}
+    assert len(choices) == 1

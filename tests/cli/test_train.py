@@ -1,0 +1,46 @@
+"""``necropolis train``: a short run through the command line, its folder, its export, and
+clear refusals of what it cannot do."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from necropolis.bots.judgement import Network
+from necropolis.cli.main import app
+
+runner = CliRunner()
+
+
+def test_a_short_run_prints_its_progress_and_exports_its_kept_model(tmp_path: Path) -> None:
+    folder = tmp_path / "run"
+    args = ["train", "luxor2001", "--dir", str(folder), "--rounds", "2", "--nice", "0"]
+    args += ["--hidden", "8", "--generation-matches", "10", "--gate-deals", "1"]
+    args += ["--reference-deals", "0", "--seed", "6"]
+    result = runner.invoke(app, args)
+    assert result.exit_code == 0, result.output
+    assert "20 matches" in result.output and "generation 0, the first, kept" in result.output
+    assert "gate of generation 1 against generation-0" in result.output
+    record = json.loads((folder / "record.json").read_text())
+    assert record["seed"] == 6 and len(record["generations"]) == 2
+    assert record["command"].startswith("necropolis train luxor2001")
+    assert (folder / "progress.log").read_text().count("\n") >= 4
+    out = tmp_path / "model.npz"
+    result = runner.invoke(app, ["train", "luxor2001", "--dir", str(folder), "--export", str(out)])
+    assert result.exit_code == 0, result.output
+    assert Network.load(out).meta["game"] == "luxor2001"
+
+
+def test_bad_requests_are_refused_clearly(tmp_path: Path) -> None:
+    cases = [
+        (["train", "luxor2001", "--players", "5"], "2 to 4 players"),
+        (["train", "luxor2001", "--dir", str(tmp_path), "--hidden", "big"], "--hidden"),
+        (["train", "luxor2001", "--dir", str(tmp_path), "--export", "x.npz"], "no kept model"),
+        (["train", "nogame"], "no game called"),
+    ]
+    for args, message in cases:
+        result = runner.invoke(app, args)
+        assert result.exit_code != 0
+        assert message in " ".join(result.output.split()), result.output
