@@ -17,8 +17,10 @@ import numpy as np
 import pytest
 
 import necropolis
+from necropolis.bots import ISMCTSBot
 from necropolis.bots.judgement import (
     EstimateEvaluator,
+    JudgementBot,
     LearnedEvaluator,
     Network,
     evaluator,
@@ -132,3 +134,42 @@ def test_every_game_has_an_evaluator(game_id: str, players: int) -> None:
     assert len(chances) == players
     assert all(0.0 <= c <= 1.0 for c in chances)
     assert sum(chances) <= 1.0 + 1e-9
+
+
+@pytest.mark.parametrize(("game_id", "players"), every_count())
+def test_bots_on_a_learned_judgement_decide_from_the_seat_view_alone(
+    game_id: str, players: int
+) -> None:
+    game = necropolis.load_game(game_id, players=players)
+    judge = LearnedEvaluator(game, fresh_network(game, seed=5))
+    bots = [
+        JudgementBot(judge),
+        ISMCTSBot(iterations=20, cutoff=3, judgement=judge),
+        ISMCTSBot(iterations=20, cutoff=3, anchor="game", judgement=judge),
+    ]
+    for state in decision_points(game_id, players, 3):
+        seat = state.current_player()
+        world = state.resample(seat, random.Random(11))
+        for bot in bots:
+            choices = []
+            for position in (state, world):
+                window = SharedDrawWindow(position, seat, state)
+                action = bot.choose(window, random.Random(2))
+                assert action in state.legal_actions()
+                visits = dict(bot.last.root_visits) if isinstance(bot, ISMCTSBot) else None
+                choices.append((action, visits))
+            assert choices[0] == choices[1], f"{bot.name} saw past seat {seat}'s view"
+
+
+def test_a_search_on_a_learned_judgement_backs_up_its_values() -> None:
+    # A judgement that ignores the position and gives the viewer 0.9: every cut-off leaf
+    # is worth 0.9 to the searcher, so every root move's mean is about that.
+    game = necropolis.load_game("luxor2001", players=2)
+    network = fresh_network(game)
+    network.layers[-1][0][:] = 0.0
+    network.layers[-1][1][:] = [math.log(0.9), math.log(0.1), 0.0]
+    bot = ISMCTSBot(iterations=200, cutoff=2, judgement=LearnedEvaluator(game, network))
+    state = decision_points("luxor2001", 2, 1)[0]
+    bot.choose(SeatWindow(state, state.current_player()), random.Random(1))
+    assert bot.last.root_values
+    assert all(v == pytest.approx(0.9) for v in bot.last.root_values.values())

@@ -31,6 +31,20 @@ def test_a_short_run_prints_its_progress_and_exports_its_kept_model(tmp_path: Pa
     result = runner.invoke(app, ["train", "luxor2001", "--dir", str(folder), "--export", str(out)])
     assert result.exit_code == 0, result.output
     assert Network.load(out).meta["game"] == "luxor2001"
+    report = tmp_path / "report"
+    args = ["train", "luxor2001", "--dir", str(folder), "--report", str(report)]
+    result = runner.invoke(app, [*args, "--calibration-matches", "2"])
+    assert result.exit_code == 0, result.output
+    training = json.loads((report / "training-luxor2001.json").read_text())
+    # each generation says the matches it played, and all so far
+    assert [g["matches"] for g in training["generations"]] == [10, 10]
+    assert [g["total_matches"] for g in training["generations"]] == [10, 20]
+    table = json.loads((report / "calibration-luxor2001.json").read_text())
+    assert len(table["bands"]) == len(table["predicted"]) == len(table["positions"]) == 10
+    assert sum(table["positions"]) > 0 and table["matches"] == 2
+    assert table["command"].startswith("necropolis train luxor2001")
+    for name in ("training-luxor2001.png", "calibration-luxor2001.png"):
+        assert (report / name).read_bytes()[:4] == b"\x89PNG"
 
 
 def test_bad_requests_are_refused_clearly(tmp_path: Path) -> None:

@@ -661,3 +661,160 @@ def load_checkpoint(path: Path) -> Run:
         kept_generation=meta["kept_generation"],
         command=str(meta.get("command", "")),
     )
+
+
+# --- reports: reliability and the generations' strength --------------------------------------
+
+#: The bands of predicted chance a reliability table counts positions in.
+BANDS = 10
+
+
+def reliability(
+    game_id: str,
+    network: Network,
+    matches: int,
+    seed: int,
+    opponent: str = "heuristic",
+    players: int = 2,
+) -> dict[str, Any]:
+    """How well the model's chances come true: ``matches`` matches of its one-ply bot
+    against ``opponent`` (seats alternating), every seat's view at every real decision
+    judged, each seat's predicted chance to win binned against whether it won (a match
+    nobody won counts as lost, as the chance is of winning).
+
+    Returned in the form ``docs/strength/summary.json`` copies: the bands, the mean
+    prediction, the share observed and the positions in each band.
+    """
+    game = load_game(game_id, players=players)
+    judge = LearnedEvaluator(game, network)
+    model = JudgementBot(judge, name="model")
+    predicted: list[float] = []
+    observed: list[float] = []
+    for i in range(matches):
+        seat = i % players
+        others = [make_bot(opponent) for _ in range(players - 1)]
+        lineup: list[Player] = [*others[:seat], model, *others[seat:]]
+        seed_i = match_seed(seed, i)
+        chance = random.Random(seed_i)
+        rngs = player_rngs(seed_i, players)
+        state = game.new_initial_state()
+        rows: list[tuple[list[float], int]] = []
+        while not state.is_terminal():
+            mover = state.current_player()
+            if mover == CHANCE:
+                state.apply_legal_action(sample_chance(state, chance))
+                continue
+            window = SeatWindow(state, mover)
+            if len(window.legal_actions()) > 1:
+                views = [state.view(q) for q in range(players)]
+                result = judge.judge_views(views)
+                rows.extend((list(result.chances[q]), q) for q in range(players))
+            state.apply_action(lineup[mover].choose(window, rngs[mover]))
+        returns = state.returns()
+        for chances, q in rows:
+            predicted.append(chances[q])
+            observed.append(returns[q])
+    table = calibration(np.array(predicted), np.array(observed), BANDS)
+    return {
+        "game": game_id,
+        "players": players,
+        "model": {k: network.meta.get(k) for k in ("generation", "matches", "seed", "command")},
+        "against": opponent,
+        "matches": matches,
+        "seed": seed,
+        "bands": [[round(r["low"], 2), round(r["high"], 2)] for r in table],
+        "predicted": [round(r["predicted"], 4) for r in table],
+        "observed": [round(r["observed"], 4) for r in table],
+        "positions": [int(r["positions"]) for r in table],
+        "error": round(calibration_error(table), 4),
+    }
+
+
+def training_record(record: dict[str, Any]) -> dict[str, Any]:
+    """A run's ``record.json`` in the form ``docs/strength/summary.json`` copies: each
+    generation with the self-play matches it played (``matches``) and in all so far."""
+    generations = []
+    before = 0
+    for entry in record["generations"]:
+        generations.append(
+            entry | {"matches": entry["matches"] - before, "total_matches": entry["matches"]}
+        )
+        before = entry["matches"]
+    return {
+        "game": record["game"],
+        "seed": record["seed"],
+        "command": record["command"],
+        "settings": record["settings"],
+        "kept_generation": record["kept_generation"],
+        "generations": generations,
+    }
+
+
+def plot_reliability(data: dict[str, Any], path: Path) -> None:
+    """The reliability diagram of :func:`reliability`'s table, as a PNG."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(5, 5))
+    ax.plot([0, 1], [0, 1], color="grey", linewidth=1, label="perfect")
+    shown = [
+        (p, o, n)
+        for p, o, n in zip(data["predicted"], data["observed"], data["positions"], strict=True)
+        if n
+    ]
+    ax.plot([p for p, _, _ in shown], [o for _, o, _ in shown], "o-", label="observed")
+    for p, o, n in shown:
+        ax.annotate(f"{n}", (p, o), textcoords="offset points", xytext=(4, -10), fontsize=7)
+    ax.set_xlabel("predicted chance to win")
+    ax.set_ylabel("share of those positions won")
+    model = data["model"]
+    ax.set_title(
+        f"{data['game']}: generation {model.get('generation')}, "
+        f"{data['matches']} matches against {data['against']}",
+        fontsize=9,
+    )
+    ax.set_xlim(0, 1)
+    ax.set_ylim(0, 1)
+    ax.legend(loc="upper left", fontsize=8)
+    fig.tight_layout()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
+
+
+def plot_generations(record: dict[str, Any], path: Path) -> None:
+    """Strength by generation: each generation's score share against the reference bot
+    and in its gate, with their 95% intervals, as a PNG."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(7, 4))
+    for key, label in (
+        ("reference", f"against {record['settings']['reference']}"),
+        ("gate", "against the last kept"),
+    ):
+        points = [
+            (g["total_matches"], g[key]["score_share"], g[key]["ci95"])
+            for g in record["generations"]
+            if g.get(key)
+        ]
+        if not points:
+            continue
+        xs = [x for x, _, _ in points]
+        ys = [y for _, y, _ in points]
+        err = [[y - c[0] for _, y, c in points], [c[1] - y for _, y, c in points]]
+        ax.errorbar(xs, ys, yerr=err, fmt="o-", capsize=3, label=label)
+    ax.axhline(0.5, color="grey", linewidth=1)
+    ax.set_xlabel("self-play matches")
+    ax.set_ylabel("score share (nobody out: half)")
+    ax.set_ylim(0, 1)
+    ax.set_title(f"{record['game']}: the one-ply model by generation", fontsize=9)
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(path, dpi=100)
+    plt.close(fig)

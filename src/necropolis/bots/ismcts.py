@@ -21,7 +21,10 @@ Rollouts may be cut short: with a ``cutoff`` of D, a rollout stops after D actio
 it reached instead of the true returns. Long games (hundreds of actions) spend nearly all
 of an iteration in the rollout, so a cutoff buys several times more iterations per second,
 at the price of trusting the game's estimate. Without a cutoff every rollout runs to the
-end, as before.
+end, as before. A search may judge its cut-off leaves by a learned judgement instead
+(:mod:`necropolis.bots.judgement`): each seat's chance to win as the searching seat
+judges it from its own view of the world the iteration drew, which holds nothing that
+seat may not know.
 
 A search may be anchored to the game's heuristic policy (:meth:`Game.level_policy`: a
 stronger tuning of it where the game has one): the bot asks the policy for its
@@ -43,11 +46,14 @@ from __future__ import annotations
 import math
 import random
 import time
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from necropolis.engine.driver import sample_chance
 from necropolis.engine.protocol import CHANCE, TERMINAL
 from necropolis.engine.seat import SeatWindow
+
+if TYPE_CHECKING:
+    from necropolis.bots.judgement import LearnedEvaluator
 
 #: The UCB exploration constant. Returns lie in [0, 1] (a win is 1, shared wins split it),
 #: a scale on which 0.7 is the usual choice for IS-MCTS.
@@ -107,6 +113,7 @@ class ISMCTSBot:
         anchor: float | Literal["game"] | None = None,
         name: str = "ismcts",
         game_iterations: bool = False,
+        judgement: bool | LearnedEvaluator = False,
     ) -> None:
         if iterations is None and seconds is None:
             raise ValueError("IS-MCTS needs a budget: iterations, seconds or both")
@@ -123,6 +130,11 @@ class ISMCTSBot:
         self.seconds = seconds
         self.exploration = exploration
         self.cutoff = cutoff
+        #: Whether a cut-off rollout is judged by a learned judgement, read from the
+        #: searcher's view of the world, instead of the game's estimate: True, the game's
+        #: where it ships one for its player count (:func:`~necropolis.bots.judgement.evaluator`),
+        #: or the one given.
+        self.judgement = judgement
         self.name = name
         self.last = SearchStats()
 
@@ -164,6 +176,17 @@ class ISMCTSBot:
                 return policy_action
         return best
 
+    def _learned(self, window: SeatWindow) -> LearnedEvaluator | None:
+        if self.judgement is False or self.cutoff is None:
+            return None
+        from necropolis.bots.judgement import LearnedEvaluator, evaluator
+
+        if isinstance(self.judgement, LearnedEvaluator):
+            return self.judgement
+
+        judge = evaluator(window.game)
+        return judge if isinstance(judge, LearnedEvaluator) else None
+
     def search(
         self,
         window: SeatWindow,
@@ -181,6 +204,7 @@ class ISMCTSBot:
         width = window.game.num_distinct_actions()
         c = self.exploration
         cutoff = self.cutoff
+        judge = self._learned(window)
         log = math.log
         sqrt = math.sqrt
         root = _Node(CHANCE)
@@ -254,7 +278,11 @@ class ISMCTSBot:
                 while steps < cutoff and not world.is_terminal():
                     world.apply_legal_action(world.rollout_action(rng))
                     steps += 1
-                returns = world.estimate_returns()
+                returns = (
+                    judge.leaf_returns(world, seat)
+                    if judge is not None
+                    else world.estimate_returns()
+                )
             for visited in path:
                 visited.visits += 1
                 if visited.mover >= 0:

@@ -182,6 +182,17 @@ class LearnedEvaluator(Evaluator):
         probs, margins = self.network.forward(encode_views(self.features, views))
         return self.absolute(probs, margins, [int(v["seat"]) for v in views])
 
+    def leaf_returns(self, state: State, viewer: int) -> list[float]:
+        """Each seat's chance to win in ``state`` as ``viewer`` judges it from its view:
+        the value a search backs up from a leaf of a world it drew from the viewer's
+        window (nobody winning counts as nothing, as in the game's returns)."""
+        if state.is_terminal():
+            return state.returns()
+        x = np.array([self.features.encode(state.view(viewer))])
+        probs, _ = self.network.forward(x)
+        n = self.game.num_players
+        return [float(p) for p in np.roll(probs[0, :n], viewer)]
+
     def absolute(self, probs: Array, margins: Array, seats: Sequence[int]) -> Judgement:
         """The network's outputs (seats relative to each row's viewer) in seat order."""
         n = self.game.num_players

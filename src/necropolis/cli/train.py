@@ -70,6 +70,23 @@ def train(
         Path | None,
         typer.Option("--export", help="write the last kept model to this file, and stop"),
     ] = None,
+    report: Annotated[
+        Path | None,
+        typer.Option(
+            "--report",
+            help="write the run's record and its plot (training-GAME.json, .png) into this "
+            "folder, and stop",
+        ),
+    ] = None,
+    calibration_matches: Annotated[
+        int,
+        typer.Option(
+            "--calibration-matches",
+            min=0,
+            help="with --report: also the kept model's reliability over this many matches "
+            "against the heuristic (calibration-GAME.json, .png)",
+        ),
+    ] = 0,
 ) -> None:
     """Learn GAME's judgement (win chances and margin from a seat's view) by self-play."""
     from necropolis.analysis.training import Settings, Trainer
@@ -88,6 +105,9 @@ def train(
         export.parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(kept, export)
         console.print(f"wrote {export}")
+        return
+    if report is not None:
+        _report(game_id, run_folder, report, calibration_matches, seed)
         return
     try:
         sizes = tuple(int(x) for x in hidden.split(","))
@@ -130,3 +150,40 @@ def train(
     except KeyboardInterrupt:
         say("stopped; the last checkpoint is where it resumes")
         raise typer.Exit(130) from None
+
+
+def _report(game_id: str, run_folder: Path, out: Path, matches: int, seed: int) -> None:
+    """The run's record and plot, and with ``matches`` its kept model's reliability."""
+    import json
+
+    from necropolis.analysis.training import (
+        plot_generations,
+        plot_reliability,
+        reliability,
+        training_record,
+    )
+    from necropolis.bots.judgement import Network
+
+    path = run_folder / "record.json"
+    if not path.exists():
+        raise fail(f"{run_folder} holds no training record yet")
+    record = training_record(json.loads(path.read_text()))
+    out.mkdir(parents=True, exist_ok=True)
+    (out / f"training-{game_id}.json").write_text(json.dumps(record, indent=1) + "\n")
+    plot_generations(record, out / f"training-{game_id}.png")
+    console.print(f"wrote {out / f'training-{game_id}.json'} and its plot")
+    if matches:
+        kept = run_folder / "kept.npz"
+        if not kept.exists():
+            raise fail(f"{run_folder} holds no kept model yet")
+        network = Network.load(kept)
+        table = reliability(game_id, network, matches, seed, players=int(network.meta["players"]))
+        words = ["necropolis", "train", game_id, "--dir", str(run_folder), "--report", str(out)]
+        words += ["--calibration-matches", str(matches), "--seed", str(seed)]
+        table["command"] = shlex.join(words)
+        (out / f"calibration-{game_id}.json").write_text(json.dumps(table, indent=1) + "\n")
+        plot_reliability(table, out / f"calibration-{game_id}.png")
+        console.print(
+            f"wrote {out / f'calibration-{game_id}.json'}: off by {table['error']:.3f} on "
+            f"{sum(table['positions'])} positions"
+        )
