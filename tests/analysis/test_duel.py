@@ -190,6 +190,9 @@ def test_a_stopped_run_resumes_from_its_file_and_extends(toy_game: None, tmp_pat
         compare("heuristic", "easy", "highcard", deals=8, bank=4, out=out, resume=True)
     with pytest.raises(ResumeMismatchError, match="bank"):
         compare("heuristic", "random", "highcard", deals=8, bank=5, out=out, resume=True)
+    with pytest.raises(ResumeMismatchError, match="played 8 deals"):
+        compare("heuristic", "random", "highcard", deals=5, bank=4, out=out, resume=True)
+    assert DuelRun.read(out).matches == whole.matches, "a refused resume loses nothing"
 
 
 def test_more_players_seat_the_candidate_everywhere(toy_game: None) -> None:

@@ -348,6 +348,10 @@ def _check_resumable(earlier: DuelRun, fresh: DuelRun) -> None:
         if mine != theirs:
             raise ResumeMismatchError(f"the earlier run had {name} {theirs!r}, not {mine!r}")
     cycle = rotations(fresh.lineup)
+    played = max((m.deal for m in earlier.matches), default=-1) + 1
+    if played > fresh.deals:
+        # Resuming with fewer deals would drop matches already played from the file.
+        raise ResumeMismatchError(f"the earlier run played {played} deals, more than {fresh.deals}")
     for match in earlier.matches:
         if match.seating >= len(cycle) or match.lineup != cycle[match.seating]:
             raise ResumeMismatchError(f"the earlier run seated deal {match.deal} otherwise")
@@ -392,7 +396,7 @@ def play_lineup(
             raise FileExistsError(f"{out} exists: resume it, or choose another file")
         earlier = DuelRun.read(out)
         _check_resumable(earlier, run)
-        run.matches.extend(m for m in earlier.matches if m.deal < deals)
+        run.matches.extend(earlier.matches)
     if out is not None:
         run.write(out)  # the header as asked now, and no half-written line
     done = {m.key for m in run.matches}
@@ -638,8 +642,10 @@ def iter_table(figure: dict[str, Any]) -> Iterator[tuple[str, str]]:
     for seating in figure["by_seating"]:
         yield (f"in seat {seating['seat']}", f"{100 * seating['score_share']:.1f}%")
     for name, spent in figure["thinking"].items():
-        yield (
-            f"{name}'s CPU a decision",
-            f"{spent['cpu_seconds_per_decision']:.3f} s (longest {spent['cpu_seconds_max']:.2f})",
-        )
+        mean, longest = spent["cpu_seconds_per_decision"], spent["cpu_seconds_max"]
+        yield (f"{name}'s CPU a decision", f"{_seconds(mean)} (longest {_seconds(longest)})")
     yield ("CPU a match", f"{figure['cpu_seconds_per_match']:.1f} s")
+
+
+def _seconds(value: float) -> str:
+    return f"{value:.2f} s" if value >= 0.1 else f"{1000 * value:.1f} ms"
