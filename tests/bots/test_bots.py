@@ -370,3 +370,14 @@ def test_a_game_may_give_hard_more_iterations_and_nothing_else() -> None:
     fixed = ISMCTSBot(iterations=50)
     fixed.choose(SeatWindow(Roomy(pile=9).new_initial_state(), 0), random.Random(3))
     assert fixed.last.iterations == 50
+
+
+def test_every_level_has_its_bot_by_its_name() -> None:
+    from necropolis.bots import BOTS, make_bot
+    from necropolis.bots.levels import LEVEL_BOTS, Level
+
+    # The levels' one list names the registry's level bots, in order, weakest first.
+    assert list(LEVEL_BOTS) == list(Level) == ["easy", "medium", "hard"]
+    for level in Level:
+        assert BOTS[level] is LEVEL_BOTS[level]
+        assert getattr(make_bot(level), "name", None) == level

@@ -147,6 +147,30 @@ def test_oversized_and_malformed_messages_are_refused(server: Server) -> None:
     assert a.state["version"] == version
 
 
+def test_a_message_of_no_known_type_is_refused_saying_so(server: Server) -> None:
+    created, a, _b = two_people(server)
+    version = a.state["version"]
+    a.send(json.dumps({"type": "shout", "text": "hello?"}))
+    unknown = refusal(a)
+    assert unknown["code"] == "malformed"
+    assert unknown["message"] == (
+        "There is no message of type 'shout': a client sends hello, act, undo, commit, ping, log."
+    )
+    a.send(json.dumps({"action": 3}))
+    assert "says its type" in refusal(a)["message"]
+    a.send(json.dumps({"type": "act", "action": 3}))
+    assert refusal(a)["message"] == (
+        "That act message is not as the protocol says (version: Field required)."
+    )
+    # A second hello is not taken for a ping, nor as a new seat: it is refused.
+    a.send(json.dumps({"type": "hello", "token": created["spectator_token"]}))
+    assert refusal(a)["message"] == "This connection said hello already."
+    assert a.state["seat"] == 0
+    a.send(json.dumps({"type": "ping"}))
+    assert next(m for m in iter(a.recv, None) if m["type"] != "presence") == {"type": "pong"}
+    assert a.state["version"] == version
+
+
 def test_a_spectator_cannot_act(server: Server) -> None:
     created, a, b = two_people(server)
     watcher = SyncSeat.connect(server, created["table_id"], created["spectator_token"])

@@ -5,8 +5,8 @@ registry maps the names used on the command line to factories: ``random`` (unifo
 ``heuristic`` (the game's strategy, or one-ply Monte Carlo), ``ismcts`` (IS-MCTS with a
 fixed 1000 iterations, reproducible for research), ``rollout`` (turn rollouts over 64
 worlds a decision, no clock, likewise), ``plans`` (the heuristic's six best plans for
-the turn, each played a round on in 128 worlds, no clock, likewise), and the three
-levels for people, ``easy``, ``medium`` and ``hard``.
+the turn, each played a round on in 128 worlds, no clock, likewise), and the levels for
+people (:class:`~necropolis.bots.levels.Level`: ``easy``, ``medium`` and ``hard``).
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from collections.abc import Callable
 
 from necropolis.bots.heuristic import HeuristicBot, one_ply_monte_carlo
 from necropolis.bots.ismcts import ISMCTSBot
-from necropolis.bots.levels import BlunderingBot, easy, hard, medium
+from necropolis.bots.levels import LEVEL_BOTS, BlunderingBot, Level
 from necropolis.bots.plans import PlanBot
 from necropolis.bots.random_bot import RandomBot
 from necropolis.bots.rollout import RolloutBot
@@ -27,9 +27,7 @@ BOTS: dict[str, Callable[[], Player]] = {
     "ismcts": ISMCTSBot,
     "rollout": RolloutBot,
     "plans": PlanBot,
-    "easy": easy,
-    "medium": medium,
-    "hard": hard,
+    **LEVEL_BOTS,
 }
 
 
@@ -47,6 +45,7 @@ __all__ = [
     "BlunderingBot",
     "HeuristicBot",
     "ISMCTSBot",
+    "Level",
     "PlanBot",
     "RandomBot",
     "RolloutBot",

@@ -26,11 +26,27 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from enum import StrEnum
 
 from necropolis.bots.heuristic import HeuristicBot
 from necropolis.bots.ismcts import ISMCTSBot
+from necropolis.engine.driver import Player
 from necropolis.engine.protocol import Game
 from necropolis.engine.seat import SeatWindow
+
+
+class Level(StrEnum):
+    """The levels people play against, weakest first: the one list of their names, which
+    the bots' registry, the server's protocol (and through it the page's types), the
+    terminal and the reports all read."""
+
+    EASY = "easy"
+    MEDIUM = "medium"
+    HARD = "hard"
+
+
+#: The level of a bot seat when none is said (a table's bot, a clock's stand-in).
+DEFAULT_LEVEL = Level.MEDIUM
 
 #: Rollout actions before the game's estimate takes over (hard, and research searches).
 HARD_CUTOFF = 10
@@ -71,12 +87,12 @@ class BlunderingBot:
 
 def easy() -> BlunderingBot:
     """The heuristic with a random move at the game's easy rate (a third unless set)."""
-    return BlunderingBot("easy", lambda game: game.easy_blunder_rate)
+    return BlunderingBot(Level.EASY, lambda game: game.easy_blunder_rate)
 
 
 def medium() -> BlunderingBot:
     """The heuristic with a random move at the game's medium rate."""
-    return BlunderingBot("medium", lambda game: game.medium_blunder_rate)
+    return BlunderingBot(Level.MEDIUM, lambda game: game.medium_blunder_rate)
 
 
 def hard() -> ISMCTSBot:
@@ -88,6 +104,14 @@ def hard() -> ISMCTSBot:
         exploration=HARD_EXPLORATION,
         cutoff=HARD_CUTOFF,
         anchor="game",
-        name="hard",
+        name=Level.HARD,
         game_iterations=True,
     )
+
+
+#: Each level's bot, by the level's name (every :class:`Level`, a test holds it to that).
+LEVEL_BOTS: dict[str, Callable[[], Player]] = {
+    Level.EASY: easy,
+    Level.MEDIUM: medium,
+    Level.HARD: hard,
+}

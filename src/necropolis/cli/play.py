@@ -41,6 +41,7 @@ from rich.markup import escape
 from rich.text import Text
 
 from necropolis.bots import BOTS, make_bot
+from necropolis.bots.levels import Level
 from necropolis.cli.choices import Choice, Menu, Opened, Picked, Refused
 from necropolis.cli.common import console, fail, interruptible, open_game, parse_options
 from necropolis.cli.screen import (
@@ -62,7 +63,7 @@ from necropolis.games import game_class, load_game
 
 HUMAN = "human"
 #: Who fills the seats that the command line leaves open.
-DEFAULT_BOT = "easy"
+DEFAULT_BOT = Level.EASY
 #: The exit status after Ctrl-C, as a shell reports a process ended by SIGINT.
 INTERRUPTED = 130
 

@@ -15,7 +15,6 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Literal
 
-from pydantic import BaseModel
 from sqlalchemy import (
     Boolean,
     Column,
@@ -31,6 +30,7 @@ from sqlalchemy.exc import IntegrityError
 
 from necropolis.server.db import metadata, moment, now, table_key
 from necropolis.server.live import LiveTable
+from necropolis.server.models import Sent
 
 #: The longest message, in characters, after cleaning.
 MAX_CHAT = 500
@@ -122,7 +122,7 @@ class Chats:
                 c.execute(insert(chat_settings).values(table_id=table_id, spectators_apart=apart))
 
 
-class ChatLine(BaseModel):
+class ChatLine(Sent):
     """One message, as the page shows it (as text)."""
 
     type: Literal["chat"] = "chat"

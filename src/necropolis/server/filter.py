@@ -392,14 +392,16 @@ def replay(
         before = state.clone()
         state.apply_action(action)
         log.extend(state.narrate(before, action, seat))
-    return Replay(
-        step=step,
-        steps=len(actions),
-        seat=seat,
-        view=state.view(seat),
-        log=log,
-        breakdown=state.score_breakdown(seat),
-        turns=turn_starts(actors),
+    return Replay.model_validate(
+        {
+            "step": step,
+            "steps": len(actions),
+            "seat": seat,
+            "view": state.view(seat),
+            "log": log,
+            "breakdown": state.score_breakdown(seat),
+            "turns": turn_starts(actors),
+        }
     )
 
 

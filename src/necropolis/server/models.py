@@ -13,16 +13,101 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictInt
 
+from necropolis.bots.levels import DEFAULT_LEVEL, Level
+
 #: The protocol's own version, sent in every ``state`` message.
 PROTOCOL = 1
 
 SeatType = Literal["me", "link", "hotseat", "bot"]
-Level = Literal["easy", "medium", "hard"]
 PERSON_TYPES = ("me", "link", "hotseat")
 
 
 class Strict(BaseModel):
     model_config = ConfigDict(extra="forbid")
+
+
+class Sent(BaseModel):
+    """A message the server sends: every field is in it, those with defaults too (so the
+    page's types, generated from this schema, say so)."""
+
+    model_config = ConfigDict(json_schema_serialization_defaults_required=True)
+
+
+# --- The table language (docs/table-language.md), as the messages carry it ----------------
+
+
+def _unsaid(value: object) -> bool:
+    """Whether a field the table language leaves out when it has nothing to say is so."""
+    return not value
+
+
+class LogEntry(BaseModel):
+    """A line of the log: ``index`` is the position in the history of the action that
+    caused it, ``seat`` the acting seat (None: chance)."""
+
+    index: int
+    kind: str
+    seat: int | None
+    params: dict[str, Any]
+    text: str
+
+
+class Prompt(BaseModel):
+    """What a seat is asked now."""
+
+    kind: str
+    params: dict[str, Any]
+    text: str
+
+
+class FollowUp(BaseModel):
+    """A way on after a decision that reveals nothing: the board targets picked for it
+    after the decision's own, the decisions that make it (sent one after another), and
+    its words."""
+
+    targets: list[str]
+    actions: list[int]
+    kind: str
+    params: dict[str, Any]
+    text: str
+
+
+class ActionInfo(BaseModel):
+    """A legal decision's descriptor: ``targets`` are the board elements it touches as
+    ``"type:id"``, in the order a player picks them; ``then``: its ways on, if any."""
+
+    action: int
+    kind: str
+    params: dict[str, Any]
+    targets: list[str]
+    text: str
+    then: Annotated[list[FollowUp], Field(default_factory=list, exclude_if=_unsaid)]
+
+
+class ScorePart(BaseModel):
+    """A part of a seat's score; ``hidden``: its points are not known to this viewer yet
+    (counted 0)."""
+
+    kind: str
+    params: dict[str, Any]
+    points: int | float
+    text: str
+    hidden: Annotated[bool, Field(exclude_if=_unsaid)] = False
+
+
+class Tiebreak(BaseModel):
+    kind: str
+    value: int | float
+    text: str
+
+
+class SeatScore(BaseModel):
+    """One seat's score: its parts add up to ``total``."""
+
+    seat: int
+    parts: list[ScorePart]
+    total: int | float
+    tiebreak: list[Tiebreak]
 
 
 # --- HTTP ------------------------------------------------------------------------------
@@ -84,7 +169,7 @@ class ClockSettings(Strict):
     increment: Annotated[StrictInt, Field(ge=0, le=3600)] = 0
     turn: Annotated[StrictInt, Field(ge=1, le=MAX_CLOCK_SECONDS)] = 86400
     rule: Literal["bot", "skip", "abandon"] = "bot"
-    level: Level = "medium"
+    level: Level = DEFAULT_LEVEL
 
 
 class CreateTable(Strict):
@@ -138,8 +223,8 @@ class Replay(BaseModel):
     steps: int
     seat: int | None
     view: dict[str, Any]
-    log: list[dict[str, Any]]
-    breakdown: list[dict[str, Any]]
+    log: list[LogEntry]
+    breakdown: list[SeatScore]
     #: The steps at which the match's turns begin (0 first), for stepping turn by turn.
     turns: list[int]
 
@@ -258,7 +343,7 @@ class Step(BaseModel):
     view: dict[str, Any] | None
 
 
-class StateMessage(BaseModel):
+class StateMessage(Sent):
     type: Literal["state"] = "state"
     protocol: int = PROTOCOL
     table: str
@@ -271,13 +356,13 @@ class StateMessage(BaseModel):
     view: dict[str, Any]
     current_player: int
     acting_seats: list[int]
-    prompt: dict[str, Any] | None
-    actions: list[dict[str, Any]]
-    log: list[dict[str, Any]]
+    prompt: Prompt | None
+    actions: list[ActionInfo]
+    log: list[LogEntry]
     #: ``log`` holds every entry (as this seat may know it) whose index is at least this;
     #: older ones are the client's already, or asked for with :class:`LogRequest`.
     log_from: int = 0
-    breakdown: list[dict[str, Any]]
+    breakdown: list[SeatScore]
     #: The seats that won, once the match is over (none: nobody won); empty before.
     winners: list[int] = Field(default_factory=list)
     steps: list[Step] = []
@@ -285,7 +370,7 @@ class StateMessage(BaseModel):
     #: ``prompt`` and ``breakdown`` are the position after them.
     pending: int = 0
     #: Their log entries, as the seat reads them (not yet in the table's log).
-    pending_log: list[dict[str, Any]] = Field(default_factory=list)
+    pending_log: list[LogEntry] = Field(default_factory=list)
     #: The actions a client asks its person to confirm first: ones that give something up
     #: for good, and with a turn in hand, ones that commit it.
     confirm: list[int] = Field(default_factory=list)
@@ -293,17 +378,17 @@ class StateMessage(BaseModel):
     clock: ClockState | None = None
 
 
-class LogPage(BaseModel):
+class LogPage(Sent):
     """The answer to :class:`LogRequest`: the entries just before ``before``, every one
     whose index is from ``log_from`` on (0: the log's first), a page at most."""
 
     type: Literal["log"] = "log"
     before: int
     log_from: int
-    log: list[dict[str, Any]]
+    log: list[LogEntry]
 
 
-class Refused(BaseModel):
+class Refused(Sent):
     type: Literal["refused"] = "refused"
     code: Literal[
         "stale_version",
@@ -321,7 +406,7 @@ class Refused(BaseModel):
     version: int
 
 
-class ErrorMessage(BaseModel):
+class ErrorMessage(Sent):
     type: Literal["error"] = "error"
     code: Literal[
         "bad_token",
@@ -336,7 +421,7 @@ class ErrorMessage(BaseModel):
     message: str
 
 
-class Pong(BaseModel):
+class Pong(Sent):
     type: Literal["pong"] = "pong"
 
 
@@ -345,7 +430,7 @@ class SeatPresence(BaseModel):
     connected: bool
 
 
-class Presence(BaseModel):
+class Presence(Sent):
     """Who is at the table, sent when it changes (never a whole state): each seat's
     ``connected`` as a ``state`` gives it, and for a seat's own connection ``here``, how
     many connections of its seat are open on this server process, itself included."""

@@ -23,6 +23,7 @@ from openskill.models import PlackettLuce
 from sqlalchemy import JSON, Column, Engine, String, Table, insert, select
 from sqlalchemy.exc import IntegrityError
 
+from necropolis.bots.levels import DEFAULT_LEVEL
 from necropolis.games import load_game
 from necropolis.server import db
 from necropolis.server.accounts import players, seat_claims
@@ -187,7 +188,7 @@ def _seated(row: db.TableRow, claimed: dict[int, str], persons: list[int]) -> li
         if k in claimed:
             who.append(player_id(claimed[k]))
         elif seat["type"] == "bot" and k not in persons:
-            who.append(bot_id(str(seat.get("level") or "medium")))
+            who.append(bot_id(str(seat.get("level") or DEFAULT_LEVEL)))
         else:
             return None
     return who

@@ -13,10 +13,12 @@ import { inOrder, sends, type AnyOrder, type Holds } from "../lib/choices";
 import { loadGameTexts } from "../lib/i18n.svelte";
 import { horusAnyOrder, luxorHolds } from "./order";
 import type { BoardProps } from "./types";
+import type { GameId } from "../lib/protocol";
 
 type BoardModule = { default: Component<BoardProps> };
 
-const loaders: Record<string, () => Promise<BoardModule>> = {
+// Keyed by the games' registry's ids (lib/protocol.ts): a board for no game does not compile.
+const loaders: Partial<Record<GameId, () => Promise<BoardModule>>> = {
   horus: () => import("./HorusBoard.svelte"),
   luxor: () => import("./LuxorBoard.svelte"),
   luxor2001: () => import("./Luxor2001Board.svelte"),
@@ -30,7 +32,7 @@ const loaded: Record<string, Component<BoardProps>> = {};
  */
 export async function loadBoard(game: string): Promise<Component<BoardProps>> {
   const texts = loadGameTexts(game);
-  const load = loaders[game];
+  const load = loaders[game as GameId];
   const board = load ? (loaded[game] ??= (await load()).default) : GenericBoard;
   await texts;
   return board;
@@ -44,21 +46,21 @@ export function boardFor(game: string): Component<BoardProps> | undefined {
 /** Every game that has a board of its own. */
 export const boardGames: string[] = Object.keys(loaders);
 
-const anyOrders: Record<string, AnyOrder> = {
+const anyOrders: Partial<Record<GameId, AnyOrder>> = {
   horus: horusAnyOrder,
 };
 
 export function anyOrderFor(game: string): AnyOrder {
-  return anyOrders[game] ?? inOrder;
+  return anyOrders[game as GameId] ?? inOrder;
 }
 
-const holdings: Record<string, Holds> = {
+const holdings: Partial<Record<GameId, Holds>> = {
   luxor: luxorHolds,
 };
 
 /** The targets of `game` that a click only selects (none, unless its board says so). */
 export function holdsFor(game: string): Holds {
-  return holdings[game] ?? sends;
+  return holdings[game as GameId] ?? sends;
 }
 
 /** `load()` until it succeeds, waiting a little longer after each failure (a page kept open while the server is away). */

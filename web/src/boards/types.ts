@@ -1,24 +1,15 @@
 /** The contract between the table shell and each game's board component. */
 
-/**
- * A way on after a decision that reveals nothing (its descriptor's `then`): the board
- * targets the person picks for it after the decision's own, the decisions that make it
- * (sent one after another, each once the state offering it has come), and its words.
- */
-export interface FollowUp { targets: string[]; actions: number[]; kind: string; params: Record<string, unknown>; text: string }
+import type { ActionInfo as Described, FollowUp } from "../lib/protocol";
+
+export type { FollowUp };
 
 /**
  * One legal decision of the seat, as the server's action descriptor. A decision with
  * `then` is offered as one choice per way on (lib/choices.ts, `chained`): such a choice
  * carries its way as `via` and its targets followed by the way's.
  */
-export interface ActionInfo {
-  action: number;
-  kind: string;
-  params: Record<string, unknown>;
-  targets: string[];
-  text: string;
-  then?: FollowUp[];
+export interface ActionInfo extends Described {
   via?: FollowUp;
 }
 

@@ -4,63 +4,22 @@
  * go in the Authorization header; a failure raises an ApiError with the server's plain
  * message, so the page can show it.
  */
-import type { SeatScore, LogEntry } from "./protocol";
 import type { ChatLine } from "./chat.svelte";
 import type { ClockSettings, ClockState } from "./clock";
+import type { CreatedTable, GameInfo, History, Level, MyTable, OptionInfo, Replay, SeatInfo, SeatRequest, TableSummary, AccountSettings, Profile, TableRatings, Standing } from "./protocol";
 
-export interface OptionSpec {
-  name: string;
-  kind: "int" | "bool" | "choice" | "text";
-  default: unknown;
-  choices: unknown[] | null;
-  minimum?: number | null;
-  maximum?: number | null;
-  help: string;
-}
-
-export interface GameInfo {
-  id: string;
-  title: string;
-  description: string;
-  min_players: number;
-  max_players: number;
-  default_players: number;
-  options: OptionSpec[];
-  levels: string[];
-  /** The rules let a player give up a turn: the clock rule "skip" may be chosen. */
-  skips_turns?: boolean;
-}
-
-export type SeatType = "me" | "link" | "hotseat" | "bot";
-export interface SeatRequest { type: SeatType; level?: string; name?: string }
-export interface CreatedSeat { seat: number; type: SeatType; name: string | null; level: string | null; token?: string }
-export interface Created { table_id: string; creator_token: string; seats: CreatedSeat[]; spectator_token: string }
-export interface TableSummary {
-  table_id: string;
-  game: string;
-  options: Record<string, unknown>;
-  status: string;
-  version: number;
-  created: string;
-  updated: string;
-  seats: CreatedSeat[];
-  players?: number;
-  /** For the creator: the spectator's token (the seats' tokens are in `seats`). */
-  spectator_token?: string | null;
-  /** In the lists of one's tables: when the next seat's time runs out, at a timed table in play. */
-  deadline?: string | null;
-}
+// The bodies are the server's types (lib/protocol.ts, generated from its models), under
+// the names the pages know them by.
+export type { AccountSettings, GameInfo, Profile, SeatRequest, Standing, TableRatings, TableSummary };
+export type OptionSpec = OptionInfo;
+export type SeatType = SeatRequest["type"];
+export type CreatedSeat = SeatInfo;
+export type Created = CreatedTable;
 /** A seat an account holds: its table, the seat and the seat's token (for this account only). */
-export interface AccountTable { table: TableSummary; seat: number; token: string }
-/** The account's settings: where a turn that waited is mailed (null: nowhere), in which
- *  language, and whether this server mails at all. */
-export interface AccountSettings { email: string | null; lang: string; mail: boolean }
-export interface Profile { name: string; since: string; games: { game: string; played: number; wins: number }[] }
-export interface TableRatings { rated: boolean; changes: { seat: number; player: string | null; bot: string | null; before: number; after: number }[] | null }
-export interface Standing { player: string | null; bot: string | null; rating: number; mu: number; sigma: number; games: number }
-export interface RatingHistory { game: string; points: { table_id: string; at: string; rating: number }[] }
+export type AccountTable = MyTable;
+export type RatingHistory = History;
 /** A replay's position; `turns` are the steps at which the match's turns begin (0 first). */
-export interface ReplayStep { step: number; steps: number; view: Record<string, any>; log: LogEntry[]; breakdown: SeatScore[]; turns: number[] }
+export type ReplayStep = Replay;
 
 export class ApiError extends Error {
   constructor(readonly status: number, readonly code: string, message: string) {
@@ -106,7 +65,7 @@ export const api = {
   mine: (creatorToken: string) => call<TableSummary[]>("GET", "/api/tables/mine", creatorToken),
   table: (id: string, token: string) => call<TableSummary>("GET", `/api/tables/${encodeURIComponent(id)}`, token),
   rematch: (id: string, creatorToken: string) => call<Created>("POST", `/api/tables/${encodeURIComponent(id)}/rematch`, creatorToken),
-  toBot: (id: string, seat: number, level: string, creatorToken: string) =>
+  toBot: (id: string, seat: number, level: Level, creatorToken: string) =>
     call<unknown>("POST", `/api/tables/${encodeURIComponent(id)}/seats/${seat}/bot`, creatorToken, { level }),
   /** The seat's person takes it back from the bot that stood in when their time ran out. */
   takeBack: (id: string, seat: number, token: string) =>

@@ -3,7 +3,9 @@
  * the game's `state`), handed to the chat panel of that table; and the seats a person
  * muted at a table, kept in this browser.
  */
-export interface ChatLine { type: "chat"; index: number; seat: number | null; name: string | null; text: string; at: string }
+import type { ChatLine } from "./protocol";
+
+export type { ChatLine };
 
 type Listener = (line: ChatLine) => void;
 const listeners = new Map<string, Set<Listener>>();

@@ -6,32 +6,11 @@
  * minutes, then days and hours.
  */
 
-export type ClockMode = "untimed" | "realtime" | "turn";
-export type ClockRule = "bot" | "skip" | "abandon";
+import type { ClockSettings, ClockState, SeatClock } from "./protocol";
 
-/** How a new table is timed (the body's `clock` in POST /api/tables). */
-export interface ClockSettings { mode: ClockMode; base?: number; increment?: number; turn?: number; rule?: ClockRule; level?: string }
-
-export interface SeatClock {
-  seat: number;
-  /** Seconds left when measured; null: no clock (a bot), or (turn mode) not to act. */
-  left: number | null;
-  running: boolean;
-  deadline: string | null;
-  timeouts: number;
-}
-
-export interface ClockState {
-  mode: "realtime" | "turn";
-  base: number;
-  increment: number;
-  turn: number;
-  rule: ClockRule;
-  level: string;
-  measured: number;
-  abandoned: number | null;
-  seats: SeatClock[];
-}
+export type { ClockSettings, ClockState, SeatClock };
+export type ClockMode = NonNullable<ClockSettings["mode"]>;
+export type ClockRule = ClockState["rule"];
 
 /** A seat's seconds left at `now` (ms), its clock received at `receivedAt` (ms). */
 export function leftNow(clock: SeatClock, receivedAt: number, now: number): number | null {

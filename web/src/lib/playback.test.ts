@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { defaultSpeed, PACE, Playback, type Shown, type Speed } from "./playback";
-import type { LogEntry, Snapshot, StateMessage, Step } from "./protocol";
+import type { Snapshot } from "./connection";
+import type { LogEntry, StateMessage, Step } from "./protocol";
 
 function entry(index: number, seat: number | null = 1): LogEntry {
   return { index, kind: "k", seat, params: {}, text: `e${index}` };
@@ -11,7 +12,8 @@ function state(version: number, log: LogEntry[], steps: Step[] = [], actions = 0
     type: "state", protocol: 1, table: "T", version, seat: 0, status: "playing", game: "g", options: {},
     seats: [], view: { at: version }, current_player: 0, acting_seats: [0], prompt: null,
     actions: Array.from({ length: actions }, (_, i) => ({ action: i, kind: "do", params: {}, targets: [], text: "x" })),
-    log, breakdown: [], steps,
+    log, log_from: log.length ? Math.min(...log.map((e) => e.index)) : version, breakdown: [], winners: [], steps,
+    pending: 0, pending_log: [], confirm: [], clock: null,
   };
 }
 

@@ -1,5 +1,5 @@
 /**
- * The playback queue between a table connection (protocol.ts) and the table page: other
+ * The playback queue between a table connection (connection.ts) and the table page: other
  * seats' moves and chance outcomes are shown one at a time, at a pace a person can follow.
  *
  * Every `state` message that moves the table on is cut into events, one per version: the
@@ -13,7 +13,8 @@
  * Nothing is dropped: the log grows entry by entry, and every entry is shown. The page's
  * prompt and moves come from the newest state; the page decides when they are usable.
  */
-import type { LogEntry, Snapshot, StateMessage } from "./protocol";
+import type { Snapshot } from "./connection";
+import type { LogEntry, StateMessage } from "./protocol";
 
 export type Speed = "normal" | "fast" | "instant";
 export const SPEEDS: Speed[] = ["normal", "fast", "instant"];

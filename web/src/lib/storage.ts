@@ -91,7 +91,7 @@ export function rememberSeat(id: string, game: string, seat: number | null, toke
 
 /** Remember a table this browser just made: every token it was given. */
 export function rememberCreated(
-  result: { table_id: string; spectator_token: string; seats: { seat: number; type: string; token?: string }[] },
+  result: { table_id: string; spectator_token: string; seats: { seat: number; type: string; token?: string | null }[] },
   game: string,
 ): void {
   rememberTable({

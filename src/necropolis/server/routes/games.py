@@ -12,6 +12,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import JSONResponse
 
+from necropolis.bots.levels import Level
 from necropolis.engine.errors import UnknownGameError
 from necropolis.engine.protocol import Game
 from necropolis.games import game_class, game_ids, load_game
@@ -89,7 +90,7 @@ def _game_info(game_id: str) -> GameInfo:
         max_players=cls.max_players,
         default_players=cls.default_players,
         options=options,
-        levels=["easy", "medium", "hard"],
+        levels=list(Level),
         skips_turns=cls.skips_turns,
     )
 

@@ -14,7 +14,7 @@ import asyncio
 import contextlib
 import time
 from collections import Counter
-from typing import Any
+from typing import Any, assert_never, get_args
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from pydantic import TypeAdapter, ValidationError
@@ -28,6 +28,7 @@ from necropolis.server.models import (
     ErrorMessage,
     Hello,
     LogRequest,
+    Ping,
     Pong,
     Refused,
     Undo,
@@ -45,6 +46,11 @@ FLOOD = 40
 HELLO_TIMEOUT = 30.0
 
 _client_message: TypeAdapter[Any] = TypeAdapter(ClientMessage)
+#: The types of message a client sends, as a refusal lists them.
+_MESSAGE_TYPES = tuple(
+    get_args(model.model_fields["type"].annotation)[0]
+    for model in get_args(get_args(ClientMessage)[0])
+)
 
 router = APIRouter()
 
@@ -179,15 +185,35 @@ def _error(code: str, message: str) -> ErrorMessage:
     return ErrorMessage.model_validate({"code": code, "message": message})
 
 
-def _parse(raw: str) -> Hello | Act | Any | None:
-    """The client's message as a model, or None when it is not one."""
+def _parse(raw: str) -> Hello | Act | Undo | Commit | Ping | LogRequest | str:
+    """The client's message as a model, or a sentence saying why it is not one."""
     try:
         # Parsed and validated in one pass by pydantic-core: a third of json.loads and
         # validate_python's time, with the same refusals. Its parser refuses deep nesting
         # itself (a few thousand brackets, well under the size limit) as invalid JSON.
-        return _client_message.validate_json(raw)
-    except ValidationError:
-        return None
+        parsed: Hello | Act | Undo | Commit | Ping | LogRequest = _client_message.validate_json(raw)
+    except ValidationError as exc:
+        return _unread(exc)
+    return parsed
+
+
+def _unread(exc: ValidationError) -> str:
+    """Why a client's message is none of the protocol's, in a sentence (the first fault)."""
+    fault = exc.errors(include_url=False, include_input=False)[0]
+    kinds = ", ".join(_MESSAGE_TYPES)
+    if fault["type"] == "json_invalid":
+        return "That message is not JSON."
+    if fault["type"] in ("model_attributes_type", "model_type", "dict_type"):
+        return "A message is a JSON object."
+    if fault["type"] == "union_tag_not_found":
+        return f"A message says its type: one of {kinds}."
+    if fault["type"] == "union_tag_invalid":
+        said = str((fault.get("ctx") or {}).get("tag", ""))
+        shown = said if len(said) <= 40 else said[:40] + "…"
+        return f"There is no message of type {shown!r}: a client sends {kinds}."
+    kind, *where = fault["loc"]
+    field = ".".join(str(part) for part in where) or "it"
+    return f"That {kind} message is not as the protocol says ({field}: {fault['msg']})."
 
 
 async def _write(websocket: WebSocket, live: LiveTable, connection: Connection) -> None:
@@ -249,8 +275,10 @@ async def _read(
         if size > MAX_MESSAGE:
             _refuse(live, connection, "too_large", f"Messages are at most {MAX_MESSAGE} bytes.")
             continue
-        parsed = _parse(raw) if raw is not None else None
-        if isinstance(parsed, Act):
+        parsed = _parse(raw) if raw is not None else "Messages are JSON text, not binary."
+        if isinstance(parsed, str):
+            _refuse(live, connection, "malformed", parsed)
+        elif isinstance(parsed, Act):
             if connection.seat is None:
                 _refuse(live, connection, "not_your_turn", "A spectator does not play.")
                 continue
@@ -275,10 +303,13 @@ async def _read(
         elif isinstance(parsed, LogRequest):
             # Built when it leaves, in order after the states queued before it.
             connection.put(LogAsked(parsed.before))
-        elif parsed is not None and not isinstance(parsed, Hello):
+        elif isinstance(parsed, Ping):
             connection.put(Pong())
+        elif isinstance(parsed, Hello):
+            _refuse(live, connection, "malformed", "This connection said hello already.")
         else:
-            _refuse(live, connection, "malformed", "That message is not one of the protocol's.")
+            # Every message of the protocol has its branch above (mypy holds this to it).
+            assert_never(parsed)
 
 
 def _refuse(live: LiveTable, connection: Connection, code: str, message: str) -> None:

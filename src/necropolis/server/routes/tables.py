@@ -17,6 +17,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Header, Query, Request
 from fastapi.responses import Response
 
+from necropolis.bots.levels import DEFAULT_LEVEL
 from necropolis.engine.errors import NecropolisError, UnknownGameError
 from necropolis.games import game_class
 from necropolis.server import db, filter, tokens
@@ -144,7 +145,7 @@ async def record(
         live.row.options,
         # The record's seats as the terminal plays them: a person, or the bot's level.
         [
-            "human" if s["type"] != "bot" else str(s.get("level") or "medium")
+            "human" if s["type"] != "bot" else str(s.get("level") or DEFAULT_LEVEL)
             for s in live.row.seats
         ],
         [a for _, a in live.actions],
@@ -250,7 +251,7 @@ async def _create(service: Tables, body: CreateTable) -> CreatedTable:
     answer: list[SeatInfo] = []
     for k, request in enumerate(body.seats):
         person = request.type in PERSON_TYPES
-        level = None if person else (request.level or "medium")
+        level = None if person else (request.level or DEFAULT_LEVEL)
         # No name given: null, which every client writes in its own language ("Player 2").
         name = clean_name(request.name or "") or None
         token = (

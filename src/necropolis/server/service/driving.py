@@ -15,6 +15,7 @@ import asyncio
 import logging
 import random
 
+from necropolis.bots.levels import DEFAULT_LEVEL
 from necropolis.engine.protocol import CHANCE
 from necropolis.server import bots
 from necropolis.server.db import StorageUnavailableError, storage_failed
@@ -98,7 +99,7 @@ class Driving(Door):
                 seat = seats[0]
                 version = live.version
                 actions = [a for _, a in live.actions]
-                level = str(live.row.seats[seat].get("level") or "easy")
+                level = str(live.row.seats[seat].get("level") or DEFAULT_LEVEL)
                 legal = state.legal_actions(seat)
             turn = thought.get((version, seat), [])
             if not turn or turn[0] not in legal:

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { backoff, mergeLog, TableClient, type LogEntry, type SocketLike, type Snapshot } from "./protocol";
+import { backoff, mergeLog, TableClient, type SocketLike, type Snapshot } from "./connection";
+import type { LogEntry } from "./protocol";
 
 class FakeSocket implements SocketLike {
   sent: any[] = [];
