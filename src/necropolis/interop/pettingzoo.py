@@ -9,6 +9,13 @@ the environment resolves them from its own generator, seeded by ``reset(seed=...
 that one seed gives one match whatever the agents do. Rewards are zero until the end,
 then each seat's :meth:`State.returns` (winners share 1). Like every adapter here it
 knows no game: a game without an observation tensor fails at construction, saying so.
+
+An illegal action raises :class:`~necropolis.engine.IllegalActionError` and changes
+nothing, by default. ``env(..., illegal_reward=-1)`` plays it as PettingZoo's classic
+environments do instead (their ``TerminateIllegalWrapper``, which this uses): the match
+ends at once, the agent that acted gets ``illegal_reward``, every other agent 0.
+``render_mode="ansi"`` returns the spectator's board as plain text; ``"human"`` prints it
+with the terminal's colours.
 """
 
 from __future__ import annotations
@@ -19,6 +26,9 @@ from typing import Any, ClassVar
 import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
+from pettingzoo.utils.wrappers import TerminateIllegalWrapper
+from rich.console import Console
+from rich.text import Text
 
 from necropolis.engine.driver import sample_chance
 from necropolis.engine.protocol import CHANCE, Game, State
@@ -128,16 +138,30 @@ class NecropolisEnv(AECEnv):  # type: ignore[misc]
     def render(self) -> str | None:
         if self.render_mode is None:
             return None
-        text = self.game.render_view(self.state.view(None))
+        # A game renders a view with Rich markup, for the terminal.
+        text = Text.from_markup(self.game.render_view(self.state.view(None)))
         if self.render_mode == "human":
-            print(text)
+            Console().print(text)
             return None
-        return text
+        return text.plain
 
     def close(self) -> None:
         pass
 
 
-def env(game_id: str, render_mode: str | None = None, **options: Any) -> NecropolisEnv:
-    """The AEC environment of ``game_id`` with its options (e.g. ``players=3``)."""
-    return NecropolisEnv(load_game(game_id, **options), render_mode)
+def env(
+    game_id: str,
+    render_mode: str | None = None,
+    illegal_reward: float | None = None,
+    **options: Any,
+) -> AECEnv:
+    """The AEC environment of ``game_id`` with its options (e.g. ``players=3``).
+
+    ``illegal_reward`` None: an illegal action raises ``IllegalActionError``; a number:
+    it ends the match, that agent getting the number and the others 0 (the classic
+    environments' convention, through PettingZoo's ``TerminateIllegalWrapper``).
+    """
+    table = NecropolisEnv(load_game(game_id, **options), render_mode)
+    if illegal_reward is None:
+        return table
+    return TerminateIllegalWrapper(table, illegal_reward=illegal_reward)
