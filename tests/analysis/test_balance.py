@@ -24,8 +24,11 @@ from necropolis.analysis.balance import (
     write_report,
 )
 from necropolis.cli.main import app
-from necropolis.engine.balance import components_digest
+from necropolis.engine.balance import Variant, components_digest
+from necropolis.engine.options import Option
+from necropolis.games import register, unregister
 from tests.analysis.balance_cases import GAMES, changed_file, figures
+from tests.engine.toy import HighCard
 from tests.raycluster import ray_head
 
 
@@ -245,3 +248,35 @@ def test_the_documented_what_if_file_is_the_shipped_one_but_for_its_bonus() -> N
     body = "".join(lines[2:])  # after its own two lines of comment
     assert "pharaoh_bonus = 7\n" in shipped
     assert body == shipped.replace("pharaoh_bonus = 7\n", "pharaoh_bonus = 4\n")
+
+
+class _Shown(HighCard):
+    """The toy game with an option that only changes how it is shown."""
+
+    id = "highcard_shown"
+    extra_options = (
+        *HighCard.extra_options,
+        Option("mirror", bool, False, "draw the cards mirrored", display_only=True),
+    )
+
+    @classmethod
+    def balance_variants(cls) -> tuple[Variant, ...]:
+        return (
+            *super().balance_variants(),
+            Variant("mirrored", {"mirror": True}),
+            Variant("mirrored, no redraws", {"mirror": True, "redraws": False}),
+        )
+
+
+def test_display_only_options_are_never_swept() -> None:
+    # the default variants skip them...
+    assert [v.name for v in super(_Shown, _Shown).balance_variants()] == ["redraws=False"]
+    register(_Shown)
+    try:
+        plan = make_plan(_Shown.id, ["random"], [2], 2)
+    finally:
+        unregister(_Shown.id)
+    # ...and a plan leaves out a variant that sets display-only options alone
+    assert [name for name, _ in plan.variants] == ["redraws=False", "mirrored, no redraws"]
+    luxor2001 = make_plan("luxor2001", ["random"], [3], 2)
+    assert [name for name, _ in luxor2001.variants] == ["curse", "sphinx", "curse+sphinx"]

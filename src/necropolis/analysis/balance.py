@@ -171,8 +171,13 @@ def make_plan(
     fixed = dict(load_game(game_id, **given).options)
     fixed = {k: v for k, v in fixed.items() if k in given}
     counts = tuple(players) if players else tuple(range(cls.min_players, cls.max_players + 1))
+    # A variant of display-only options would spend its matches on a game the same as the
+    # default (Option.display_only).
+    display = {o.name for o in cls.declared_options() if o.display_only}
     variants = tuple(
-        (v.name, dict(v.options)) for v in cls.balance_variants() if not set(v.options) & set(fixed)
+        (v.name, dict(v.options))
+        for v in cls.balance_variants()
+        if not set(v.options) & set(fixed) and not set(v.options) <= display
     )
     if components is not None and cls.components_file() is None:
         raise ValueError(f"{game_id} has no component data file to change")

@@ -22,6 +22,8 @@ class Option:
     """One option a game accepts.
 
     ``kind`` is ``bool``, ``int`` or ``str``; ``choices`` restricts the values when given.
+    ``display_only`` marks an option that changes only how the game is shown, never its
+    play: a balance report does not spend matches comparing it.
     """
 
     name: str
@@ -29,6 +31,7 @@ class Option:
     default: OptionValue
     help: str
     choices: tuple[OptionValue, ...] | None = None
+    display_only: bool = False
 
     def coerce(self, value: Any) -> OptionValue:
         """Return ``value`` as this option's type, accepting the text forms a CLI passes."""

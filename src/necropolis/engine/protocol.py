@@ -249,12 +249,14 @@ class Game(ABC):
     def balance_variants(cls) -> tuple[Variant, ...]:
         """Option sets a balance report compares with the defaults.
 
-        The default: each yes/no option switched from its default, alone.
+        The default: each yes/no option switched from its default, alone (but those that
+        only change the display). A report leaves out any variant that sets display-only
+        options alone.
         """
         return tuple(
             Variant(f"{option.name}={not option.default}", {option.name: not option.default})
             for option in cls.extra_options
-            if option.kind is bool
+            if option.kind is bool and not option.display_only
         )
 
     @classmethod
