@@ -27,6 +27,8 @@ from necropolis.analysis.balance import (
 )
 from necropolis.bots import BOTS
 from necropolis.cli.common import (
+    BOT_NAMES,
+    GAME_HELP,
     batch_progress,
     console,
     fail,
@@ -38,7 +40,7 @@ from necropolis.engine.errors import NecropolisError
 
 
 def balance(
-    game_id: Annotated[str, typer.Argument(metavar="GAME")],
+    game_id: Annotated[str, typer.Argument(metavar="GAME", help=GAME_HELP)],
     players: Annotated[
         list[int] | None,
         typer.Option("--players", "-p", help="player count (repeat for several; default all)"),
@@ -50,8 +52,8 @@ def balance(
         str,
         typer.Option(
             "--bots",
-            help="bot levels side by side, comma-separated, each filling every seat; "
-            "LEVEL:N plays N matches per cell at that level instead of --matches",
+            help=f"bot levels side by side, comma-separated ({BOT_NAMES}), each filling every "
+            "seat; LEVEL:N plays N matches per cell at that level instead of --matches",
         ),
     ] = "random,heuristic,medium",
     option: Annotated[

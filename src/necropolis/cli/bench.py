@@ -22,7 +22,8 @@ from necropolis.games import game_ids
 
 def bench(
     game: Annotated[
-        list[str] | None, typer.Option("--game", "-g", help="only this game (repeatable)")
+        list[str] | None,
+        typer.Option("--game", "-g", help=f"only this game (repeatable): {', '.join(game_ids())}"),
     ] = None,
     seconds: Annotated[
         float, typer.Option("--seconds", min=0.001, help="wall-clock time per figure")

@@ -6,7 +6,6 @@ only the engine protocol, so it works for every game.
 
 from __future__ import annotations
 
-import typer
 from rich.table import Table
 
 from necropolis.cli import (
@@ -21,12 +20,14 @@ from necropolis.cli import (
     train,
     users,
 )
-from necropolis.cli.common import console
+from necropolis.cli.common import BOT_NAMES, App, console
 from necropolis.games import game_class, game_ids
 
-app = typer.Typer(
+app = App(
     name="necropolis",
-    help="Three Egyptian tomb board games: play, replay, simulate, rate bots, balance, benchmark.",
+    help="Three Egyptian tomb board games: play, replay, simulate, rate bots, balance, "
+    f"benchmark.\n\nGames: {', '.join(game_ids())} (necropolis games lists their options)."
+    f"\n\nBots: {BOT_NAMES}; in play, human for a person.",
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,

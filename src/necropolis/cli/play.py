@@ -43,7 +43,14 @@ from rich.text import Text
 from necropolis.bots import BOTS, make_bot
 from necropolis.bots.levels import Level
 from necropolis.cli.choices import Choice, Menu, Opened, Picked, Refused
-from necropolis.cli.common import console, fail, interruptible, open_game, parse_options
+from necropolis.cli.common import (
+    GAME_HELP,
+    console,
+    fail,
+    interruptible,
+    open_game,
+    parse_options,
+)
 from necropolis.cli.screen import (
     Screen,
     Terminal,
@@ -408,9 +415,7 @@ def _markdown(text: str) -> Markdown:
 
 
 def play(
-    game_id: Annotated[
-        str | None, typer.Argument(metavar="GAME", help="the game: see necropolis games")
-    ] = None,
+    game_id: Annotated[str | None, typer.Argument(metavar="GAME", help=GAME_HELP)] = None,
     seats: Annotated[
         str | None,
         typer.Option(

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from necropolis.cli.common import fail
+from necropolis.cli.common import App, fail
 
 if TYPE_CHECKING:
     from necropolis.server.mail import MailSettings
@@ -247,7 +247,7 @@ def _mail_settings(
     )
 
 
-db_app = typer.Typer(help="The table server's database.", no_args_is_help=True)
+db_app = App(help="The table server's database.", no_args_is_help=True)
 
 
 @db_app.command("upgrade")

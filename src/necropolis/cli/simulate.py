@@ -11,22 +11,26 @@ from rich.table import Table
 from necropolis.analysis.simulate import BatchSummary, run_batch
 from necropolis.bots import BOTS
 from necropolis.cli.common import (
+    BOT_NAMES,
+    GAME_HELP,
     batch_progress,
     console,
     fail,
     open_game,
     parse_options,
     ray_session_or_fail,
+    wins_text,
 )
 
 
 def simulate(
-    game_id: Annotated[str, typer.Argument(metavar="GAME")],
+    game_id: Annotated[str, typer.Argument(metavar="GAME", help=GAME_HELP)],
     matches: Annotated[int, typer.Option("-n", "--matches", min=1, help="how many matches")] = 100,
     players: Annotated[int | None, typer.Option("--players", "-p", help="players")] = None,
     seed: Annotated[int, typer.Option("--seed", help="batch seed (match i: derived)")] = 0,
     bots: Annotated[
-        str, typer.Option("--bots", help="bot per seat, comma-separated, or one for all")
+        str,
+        typer.Option("--bots", help=f"bot per seat, comma-separated, or one for all ({BOT_NAMES})"),
     ] = "random",
     workers: Annotated[int, typer.Option("--workers", "-w", min=1, help="processes")] = 1,
     option: Annotated[
@@ -108,7 +112,7 @@ def _print_summary(summary: BatchSummary, names: list[str]) -> None:
             f"{sd:.2f}",
             f"{low:g}",
             f"{high:g}",
-            f"{wins:g}",
+            wins_text(wins),
             f"{100 * wins / total:.1f}",
         )
     console.print(table)

@@ -39,6 +39,8 @@ from necropolis.analysis.headroom import RESEARCH
 from necropolis.analysis.tournament import rotations
 from necropolis.bots import BOTS
 from necropolis.cli.common import (
+    GAME_HELP,
+    App,
     batch_progress,
     console,
     fail,
@@ -47,7 +49,7 @@ from necropolis.cli.common import (
     ray_session_or_fail,
 )
 
-strength_app = typer.Typer(
+strength_app = App(
     help="Bots compared on duplicate deals: score share, interval, Elo, paired difference.",
     no_args_is_help=True,
 )
@@ -57,7 +59,7 @@ _BOTS_HELP = f"{', '.join([*BOTS, *RESEARCH])}, or module:function"
 
 @strength_app.command("play")
 def play(
-    game_id: Annotated[str, typer.Argument(metavar="GAME")],
+    game_id: Annotated[str, typer.Argument(metavar="GAME", help=GAME_HELP)],
     candidate: Annotated[
         str | None, typer.Argument(metavar="A", help=f"the bot measured ({_BOTS_HELP})")
     ] = None,

@@ -28,17 +28,19 @@ from necropolis.analysis.tournament import (
 )
 from necropolis.bots import BOTS
 from necropolis.cli.common import (
+    GAME_HELP,
     batch_progress,
     console,
     fail,
     open_game,
     parse_options,
     ray_session_or_fail,
+    wins_text,
 )
 
 
 def tournament(
-    game_id: Annotated[str, typer.Argument(metavar="GAME")],
+    game_id: Annotated[str, typer.Argument(metavar="GAME", help=GAME_HELP)],
     bots: Annotated[
         str, typer.Option("--bots", help=f"bots to compare, comma-separated ({', '.join(BOTS)})")
     ] = "heuristic,random",
@@ -202,7 +204,7 @@ def _print_result(result: TournamentResult, cycle: int) -> None:
         table.add_row(
             name,
             str(row["seats_played"]),
-            f"{row['wins']:g}",
+            wins_text(row["wins"]),
             f"{100 * row['win_rate']:.1f}",
             f"{100 * low:.1f}–{100 * high:.1f}",
             f"{row['elo']:.0f}",
@@ -217,7 +219,7 @@ def _print_result(result: TournamentResult, cycle: int) -> None:
         low, high = row["win_rate_ci95"]
         seats.add_row(
             str(row["seat"]),
-            f"{row['wins']:g}",
+            wins_text(row["wins"]),
             f"{100 * row['win_rate']:.1f}",
             f"{100 * low:.1f}–{100 * high:.1f}",
         )

@@ -13,10 +13,10 @@ from typing import Annotated
 
 import typer
 
-from necropolis.cli.common import fail
+from necropolis.cli.common import App, fail
 from necropolis.cli.serve import DATA_HELP, DB_HELP, _db_url
 
-user_app = typer.Typer(help="The table server's player accounts.", no_args_is_help=True)
+user_app = App(help="The table server's player accounts.", no_args_is_help=True)
 
 
 @user_app.command("reset")
