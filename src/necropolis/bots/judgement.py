@@ -273,11 +273,12 @@ def evaluator(game: Game) -> Evaluator:
 
 
 class JudgementBot:
-    """A one-ply player on a learned judgement: in one world drawn from the seat's window,
-    each legal move is applied, and the move whose position the judgement rates best for
-    the seat (read from the seat's view of it) is played. A move that ends the match is
-    rated by its true returns. With ``epsilon``, a random legal move is played that share
-    of the time instead (self-play's exploration).
+    """A one-ply player on a learned judgement: in ``worlds`` worlds drawn from the seat's
+    window, each legal move is applied, and the move whose positions the judgement rates
+    best for the seat on average (read from the seat's view of each) is played. A move
+    that ends the match is rated by its true returns. With ``epsilon``, a random legal
+    move is played that share of the time instead (self-play's exploration). Without a
+    ``judge``, the game's shipped one (:func:`evaluator`; a game with none is refused).
 
     What a move is worth: the seat's chance to win, plus its fair share (1/N) of the chance
     that nobody wins, as a match nobody wins is counted in the strength figures.
@@ -285,38 +286,55 @@ class JudgementBot:
     """
 
     def __init__(
-        self, judge: LearnedEvaluator, epsilon: float = 0.0, name: str = "judgement"
+        self,
+        judge: LearnedEvaluator | None = None,
+        epsilon: float = 0.0,
+        name: str = "judgement",
+        worlds: int = 1,
     ) -> None:
         if not 0.0 <= epsilon <= 1.0:
             raise ValueError("epsilon is a share of the decisions: 0 to 1")
+        if worlds < 1:
+            raise ValueError("a one-ply judgement needs at least one world")
         self.judge = judge
         self.epsilon = epsilon
         self.name = name
+        self.worlds = worlds
         #: Whether the last decision was a random (exploring) one.
         self.explored = False
 
+    def judge_of(self, game: Game) -> LearnedEvaluator:
+        if self.judge is not None:
+            return self.judge
+        found = evaluator(game)
+        if not isinstance(found, LearnedEvaluator):
+            raise ValueError(f"{game.id} ships no learned judgement for {game.num_players} players")
+        return found
+
     def values(self, window: SeatWindow, actions: Sequence[int], rng: random.Random) -> Array:
-        """What each of ``actions`` is worth to the window's seat, in one drawn world."""
+        """What each of ``actions`` is worth to the window's seat, over the drawn worlds."""
+        judge = self.judge_of(window.game)
         seat = window.seat
         n = window.num_players
-        world = window.resample(rng)
-        values = np.empty(len(actions))
-        views: list[View] = []
-        pending: list[int] = []
-        for i, action in enumerate(actions):
-            child = world.clone()
-            child.apply_legal_action(action)
-            if child.is_terminal():
-                returns = child.returns()
-                values[i] = returns[seat] if any(returns) else 1.0 / n
-            else:
-                views.append(child.view(seat))
-                pending.append(i)
-        if views:
-            probs, _ = self.judge.network.forward(encode_views(self.judge.features, views))
-            worth = probs[:, 0] + (probs[:, n] / n if probs.shape[1] > n else 0.0)
-            values[pending] = worth
-        return values
+        values = np.zeros(len(actions))
+        for _ in range(self.worlds):
+            world = window.resample(rng)
+            views: list[View] = []
+            pending: list[int] = []
+            for i, action in enumerate(actions):
+                child = world.clone()
+                child.apply_legal_action(action)
+                if child.is_terminal():
+                    returns = child.returns()
+                    values[i] += returns[seat] if any(returns) else 1.0 / n
+                else:
+                    views.append(child.view(seat))
+                    pending.append(i)
+            if views:
+                probs, _ = judge.network.forward(encode_views(judge.features, views))
+                worth = probs[:, 0] + (probs[:, n] / n if probs.shape[1] > n else 0.0)
+                values[pending] += worth
+        return values / self.worlds
 
     def choose(self, window: SeatWindow, rng: random.Random) -> int:
         actions = window.legal_actions()
@@ -330,6 +348,16 @@ class JudgementBot:
         top = values.max()
         best = [a for a, v in zip(actions, values, strict=True) if v >= top - 1e-12]
         return best[rng.randrange(len(best))] if len(best) > 1 else best[0]
+
+
+def one_ply() -> JudgementBot:
+    """The one-ply bot on the game's shipped judgement, a world a decision (research)."""
+    return JudgementBot(name="one-ply")
+
+
+def one_ply_8() -> JudgementBot:
+    """The one-ply bot on the game's shipped judgement, eight worlds a decision (research)."""
+    return JudgementBot(name="one-ply-8", worlds=8)
 
 
 @cache

@@ -4,9 +4,9 @@ Per seat (the viewer first, then the seats after it): where it is (not yet in, i
 out with its load, or lost: sealed, crushed or mummified), the load it would carry out as
 the viewer sees it (:func:`~.heuristic.estimate_load`: visible cards exactly, face-down
 ones at their back's mean), its cards, wounds and cursed idols, its walk to the nearest
-exit around the fallen blocks and the chance of being shut in before it could be out
-(read off the heuristic's sampled block orders, :func:`~.heuristic.cut_table`), the
-mummies' threat to its square, its actions and level. Then what the table shares: the
+exit around the fallen blocks, the fewest squares still open to a block that any way out
+from there crosses (none: no block can shut it in), the mummies' threat to its square,
+its actions and level. Then what the table shares: the
 share of blocks down, whether a block lies on or beside an exit, the round, the
 sarcophagi and idols left, the decks, the phase and who acts. All of it is read from
 the view (:func:`~.view.make_view`), so nothing a seat may not see reaches the judgement.
@@ -14,16 +14,15 @@ the view (:func:`~.view.make_view`), so nothing a seat may not see reaches the j
 
 from __future__ import annotations
 
-import math
+from collections import deque
+from functools import lru_cache
 
 from necropolis.engine.protocol import View
 from necropolis.games.horus import components as cp
 from necropolis.games.horus.codes import ESCAPED, INSIDE, PHASE_NAMES, UNPLACED
 from necropolis.games.horus.heuristic import (
-    actions_per_round,
+    blocked_squares,
     board_distances,
-    cut_risk,
-    cut_table,
     estimate_load,
     mummy_threat,
 )
@@ -38,15 +37,43 @@ _EXIT_BLOCKS = frozenset(
 )
 _WOUND = tuple(cp.CARD_KIND[t] == cp.WOUND for t in range(cp.NUM_CARD_TYPES))
 _IDOL = tuple(cp.CARD_KIND[t] == cp.IDOL for t in range(cp.NUM_CARD_TYPES))
-#: Sampled block orders behind the sealing risks: a third of the heuristic's, since a
-#: table costs some milliseconds a board and self-play meets a new board every round.
-RISK_SAMPLES = 16
-_PER_SEAT = 16
-_GLOBAL = 9 + len(PHASE_NAMES)
+_EXIT_SQUARE_BLOCKS = frozenset(cp.SQUARE_NUMBER[sq] for sq in cp.ENTRANCES)
+_NUMBERED = tuple(cp.SQUARE_NUMBER[sq] > 0 for sq in range(cp.NUM_SQUARES))
+_PER_SEAT = 14
+_GLOBAL = 10 + len(PHASE_NAMES)
 
 
 def _level(cards: int) -> int:
     return cp.WLL_TABLE[min(cards, cp.CARD_LIMIT)]
+
+
+@lru_cache(maxsize=4096)
+def crossings(fallen: tuple[int, ...]) -> tuple[int, ...]:
+    """Per square, the fewest squares still open to a falling block (numbered, its block
+    not down) that a way from there to an exit crosses, the square itself and the exit
+    included; 99 where no way is left. A square whose way out crosses none can never be
+    shut in (a 0-1 breadth-first search from the exits, remembered per board)."""
+    blocked = blocked_squares(list(fallen))
+    far = 99
+    best = [far] * cp.NUM_SQUARES
+    queue: deque[int] = deque()
+    for e in _EXITS:
+        if not blocked[e]:
+            best[e] = int(_NUMBERED[e])
+            queue.append(e)
+    while queue:
+        sq = queue.popleft()
+        for nb in cp.NEIGHBOURS[sq]:
+            if nb < 0 or blocked[nb]:
+                continue
+            cost = best[sq] + int(_NUMBERED[nb])
+            if cost < best[nb]:
+                best[nb] = cost
+                if _NUMBERED[nb]:
+                    queue.append(nb)
+                else:
+                    queue.appendleft(nb)
+    return tuple(best)
 
 
 class HorusFeatures:
@@ -67,7 +94,7 @@ class HorusFeatures:
         fallen = tuple(view["fallen_blocks"])
         share = len(fallen) / cp.NUM_BLOCKS
         exits = board_distances(fallen, _EXITS)
-        table = cut_table(fallen, view["block_set_aside_number"] or 0, RISK_SAMPLES)
+        crossing = crossings(fallen)
         threat = mummy_threat(view)
         sarcophagi = view["sarcophagi"]
         out: list[float] = []
@@ -77,6 +104,7 @@ class HorusFeatures:
                 share,
                 share * share,
                 float(any(b in _EXIT_BLOCKS for b in fallen)),
+                sum(1 for b in fallen if b in _EXIT_SQUARE_BLOCKS) / len(_EXITS),
                 min(view["round"], 20) / 20,
                 sum(1 for s in sarcophagi if s["state"] == "closed") / cp.NUM_SARCOPHAGI,
                 sum(1 for s in sarcophagi if s["state"] == "open") / cp.NUM_SARCOPHAGI,
@@ -111,12 +139,8 @@ class HorusFeatures:
             count = p["card_count"]
             wounds = sum(1 for t in cards if _WOUND[t])
             idols = sum(1 for t in cards if _IDOL[t])
-            steps = exits[square] if square is not None else 30
-            steps = min(steps, 30)
-            level = _level(count)
-            rate = max(actions_per_round(level, idols), 0.5)
-            rounds = math.ceil((steps + 1) / rate)
-            times = table[square] if square is not None else (0,)
+            steps = min(exits[square], 30) if square is not None else 30
+            crossed = min(crossing[square], 10) if square is not None else 10
             add(
                 [
                     *row,
@@ -125,12 +149,10 @@ class HorusFeatures:
                     idols / 3,
                     steps / 20,
                     steps * share * share / 20,
-                    cut_risk(times, rounds),
-                    cut_risk(times, 2),
-                    cut_risk(times, 5),
+                    crossed / 10,
                     threat[square] if square is not None else 0.0,
                     p["actions"] / 6,
-                    level / 7,
+                    _level(count) / 7,
                 ]
             )
         return out

@@ -305,22 +305,19 @@ def _plain_cut_times(fallen: list[bool], order: list[int]) -> list[int]:
 
 
 @lru_cache(maxsize=512)
-def cut_table(
-    fallen: tuple[int, ...], first: int, samples: int = SAMPLES
-) -> tuple[tuple[int, ...], ...]:
-    """Per square, sorted over ``samples`` sampled orders of the blocks still to fall, how
-    many more must fall before a figure there has no way out (jumping off its own falling
-    block onto a neighbour counts as staying). ``first`` is a block known to fall next
-    (set aside and seen), or 0. The orders come from a generator seeded by the board
-    itself, so that equal boards give equal answers whoever asks (fewer samples give the
-    first orders of more)."""
+def cut_table(fallen: tuple[int, ...], first: int) -> tuple[tuple[int, ...], ...]:
+    """Per square, sorted over sampled orders of the blocks still to fall, how many more
+    must fall before a figure there has no way out (jumping off its own falling block
+    onto a neighbour counts as staying). ``first`` is a block known to fall next (set
+    aside and seen), or 0. The orders come from a generator seeded by the board itself,
+    so that equal boards give equal answers whoever asks."""
     rest = [b for b in range(1, cp.NUM_BLOCKS + 1) if b not in fallen and b != first]
     down = [False] * NUM_SQUARES
     for b in fallen:
         down[_SQUARE_OF_BLOCK[b - 1]] = True
     rng = random.Random(hash((fallen, first)) & 0xFFFFFFFF)
     per_square: list[list[int]] = [[] for _ in range(NUM_SQUARES)]
-    for _ in range(samples):
+    for _ in range(SAMPLES):
         order = rest[:]
         rng.shuffle(order)
         if first:
