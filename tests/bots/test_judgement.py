@@ -173,3 +173,24 @@ def test_a_search_on_a_learned_judgement_backs_up_its_values() -> None:
     bot.choose(SeatWindow(state, state.current_player()), random.Random(1))
     assert bot.last.root_values
     assert all(v == pytest.approx(0.9) for v in bot.last.root_values.values())
+
+
+def test_horus_crossings_count_the_block_squares_of_the_best_way_out() -> None:
+    from necropolis.games.horus import components as cp
+    from necropolis.games.horus.features import crossings
+
+    open_board = crossings(())
+    for exit_square in cp.ENTRANCES:
+        assert open_board[exit_square] == 1  # the exit's own block may still fall
+    # A fallen block only takes ways out away: no square's count goes down.
+    rng = random.Random(3)
+    order = list(range(1, cp.NUM_BLOCKS + 1))
+    rng.shuffle(order)
+    before = open_board
+    for k in range(1, 12):
+        now = crossings(tuple(sorted(order[:k])))
+        assert all(a >= b for a, b in zip(now, before, strict=True))
+        before = now
+    # With both exits' blocks down there is no way out at all.
+    shut = crossings(tuple(sorted(cp.SQUARE_NUMBER[e] for e in cp.ENTRANCES)))
+    assert set(shut) == {99}
