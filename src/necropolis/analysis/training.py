@@ -663,6 +663,32 @@ def load_checkpoint(path: Path) -> Run:
     )
 
 
+# --- research contenders: hard's search on the learned judgement ------------------------
+
+
+def hard_judged() -> Player:
+    """Hard's search without its clock (as ``hard-unclocked`` of
+    :mod:`necropolis.analysis.headroom`) with its cut-off leaves judged by the game's
+    shipped learned judgement, anchored as hard is: on the same bank as ``hard-unclocked``
+    the two pair deal by deal. Research, not a level (``necropolis strength`` plays it as
+    ``necropolis.analysis.training:hard_judged``)."""
+    from necropolis.analysis.headroom import HardSearch
+
+    bot = HardSearch(1, "hard-judged")
+    bot.judgement = True
+    return bot
+
+
+def hard_judged_free() -> Player:
+    """:func:`hard_judged` without the anchor: the search on the learned judgement alone."""
+    from necropolis.analysis.headroom import HardSearch
+
+    bot = HardSearch(1, "hard-judged-free")
+    bot.judgement = True
+    bot.anchor = None
+    return bot
+
+
 # --- reports: reliability and the generations' strength --------------------------------------
 
 #: The bands of predicted chance a reliability table counts positions in.

@@ -109,24 +109,6 @@ def hard() -> ISMCTSBot:
     )
 
 
-def hard_judged() -> ISMCTSBot:
-    """hard's search with its cut-off leaves judged by the game's shipped learned
-    judgement (where the game ships none for the player count, by its estimate, as
-    hard): the candidate measured against hard (docs/strength.md, "Learned judgement")."""
-    bot = hard()
-    bot.judgement = True
-    bot.name = "hard-judged"
-    return bot
-
-
-def hard_judged_free() -> ISMCTSBot:
-    """:func:`hard_judged` without the anchor to the level strategy: the search alone."""
-    bot = hard_judged()
-    bot.anchor = None
-    bot.name = "hard-judged-free"
-    return bot
-
-
 #: Each level's bot, by the level's name (every :class:`Level`, a test holds it to that).
 LEVEL_BOTS: dict[str, Callable[[], Player]] = {
     Level.EASY: easy,
