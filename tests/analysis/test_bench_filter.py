@@ -14,7 +14,7 @@ import pytest
 from necropolis.engine.protocol import CHANCE
 from necropolis.games import load_game
 from necropolis.server.bots import TURN_MOST
-from tests.analysis.scripts import SCRIPTS, load_script
+from tests.scripts import SCRIPTS, load_script
 
 
 @pytest.fixture(scope="module")

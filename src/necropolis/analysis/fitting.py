@@ -1,7 +1,7 @@
 """Fitting a game's position estimate: a softmax over the seats, by maximum likelihood.
 
 A game's ``estimate_returns`` guesses each seat's chance of winning from a few facts of
-the position; the scripts that fit them (``scripts/fit_*_estimate.py``) record those
+the position; the scripts that fit them (``research/fit_*_estimate.py``) record those
 facts from matches and hand them here. Each position is a matrix, one row of features
 per seat, with the seats' returns (a win is 1, shared wins split it); the seat's chance is
 the softmax of its features' weighted sum. :func:`fit` finds the weights that make the

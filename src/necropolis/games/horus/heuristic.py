@@ -133,7 +133,7 @@ class Tuning:
     The heuristic bot plays :data:`HEURISTIC`, the fixed reference every level is measured
     against; the levels (easy and medium with their random moves, hard's search unless
     it finds better) play :data:`LEVELS`, which won more often than the heuristic in
-    matches against it (``scripts/tune_horus_heuristic.py`` plays them).
+    matches against it (``research/tune_horus_heuristic.py`` plays them).
     """
 
     #: Whether a rival still inside counts as possibly shut in before it gets out (then
@@ -157,7 +157,7 @@ class Tuning:
     #: What one more round inside is worth beside the sampled sealing risk (unseen dangers).
     stay_cost: float = 0.98
     #: Whether the seat heads for an exit now, whatever it could still raid: the other side
-    #: of the question "stop here?" that ``scripts/screen_horus_exit.py`` plays out.
+    #: of the question "stop here?" that ``research/screen_horus_exit.py`` plays out.
     head_out: bool = False
 
 

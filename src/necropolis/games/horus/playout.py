@@ -201,7 +201,7 @@ def estimate_returns(s: HorusState) -> list[float]:
     5,144 positions (every fifth decision) of 150 two-player and 50 three-player
     heuristic-only matches on the present board, 80% to fit and 20% to check: on the
     held-out positions, seats given 0.1-0.2 won 11% of the time, 0.4-0.5, 41%, 0.8-0.9,
-    80% (``scripts/fit_horus_estimate.py 150 50`` repeats the fit). Earlier
+    80% (``research/fit_horus_estimate.py 150 50`` repeats the fit). Earlier
     estimates, a hand count of loads, a share of the sarcophagi and a fitted sealing
     risk, then the heuristic's own plan values, were badly calibrated, and searches
     walked into their errors (docs/strength.md).

@@ -86,7 +86,7 @@ class Weights:
 
     The heuristic bot plays :data:`HEURISTIC`, set by hand, the fixed reference every
     level is measured against; the levels (easy, medium, and hard's anchor) play
-    :data:`LEVELS`, screened against it with ``scripts/tune_luxor_heuristic.py``
+    :data:`LEVELS`, screened against it with ``research/tune_luxor_heuristic.py``
     (docs/strength.md, "luxor").
     """
 
@@ -368,7 +368,7 @@ class Planner:
 
 
 #: The estimate's weights (:func:`estimate_features`), fitted by
-#: ``scripts/fit_luxor_estimate.py 250 60 60`` to who won 18,739 positions of
+#: ``research/fit_luxor_estimate.py 250 60 60`` to who won 18,739 positions of
 #: heuristic-only matches. Held out, they predict the winners a little better than the
 #: temperature they replaced (5 + 10 x the time left, fitted to random playouts):
 #: log-likelihood -0.537 against -0.546 at two players, -0.848 against -0.850 at three,

@@ -7,7 +7,7 @@ occupies and what they promise, its researchers left), each also multiplied by h
 the match has gone (the cards put into the wall), so that the same lead weighs more near
 the end; a seat's chance is a softmax of the weighted sum over the seats. The weights
 were fitted by maximum likelihood to who won positions of heuristic-only matches
-(``scripts/fit_luxor2001_estimate.py`` prints them again and how well they predict held-out
+(``research/fit_luxor2001_estimate.py`` prints them again and how well they predict held-out
 positions); they are plain numbers here, so nothing is loaded at run time.
 
 The estimate reads the state it is given whole: a search gives it a world drawn from the
@@ -43,7 +43,7 @@ FEATURES = (
     "sarcophagi held",
 )
 
-#: Fitted by ``scripts/fit_luxor2001_estimate.py`` (see its docstring for the run).
+#: Fitted by ``research/fit_luxor2001_estimate.py`` (see its docstring for the run).
 WEIGHTS: tuple[float, ...] = (
     0.06654, -0.03481, 0.09726, -0.06561, 0.04343, 0.09682, -0.06582,
     0.08585, 0.1322, -0.1242, 0.1649, 0.1508, -0.1588, 0.1459,

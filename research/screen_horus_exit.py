@@ -17,7 +17,7 @@ seed ``SEED * 1_000_003 + i`` for every label (the same deals), and prints its s
 the wins beside the heuristic's, with how many matches it headed out early in. The
 playouts are a number of worlds, not a clock, so a screen replays exactly.
 
-    .venv/bin/python scripts/screen_horus_exit.py -n 200 --seed 77 --worlds 16 levels 0.05 0
+    .venv/bin/python research/screen_horus_exit.py -n 200 --seed 77 --worlds 16 levels 0.05 0
 
 The screen of 2026-12-01 is in ``docs/strength.md`` ("horus").
 """

@@ -8,7 +8,7 @@ its own), 80% of the positions to fit and 20% to check. Prints the weights, the
 held-out log-likelihood beside that of the weights in the module now, and a calibration
 table: the share of wins of the seats given each band of chances.
 
-    .venv/bin/python scripts/fit_horus_estimate.py [TWO_PLAYER_MATCHES] [THREE_PLAYER_MATCHES]
+    .venv/bin/python research/fit_horus_estimate.py [TWO_PLAYER_MATCHES] [THREE_PLAYER_MATCHES]
 
 Seeds: the two-player matches ``1000 + i``, the three-player ones ``3000 + i``. Needs
 numpy (the ``research`` extra). ``playout.estimate_returns`` says which run gave the

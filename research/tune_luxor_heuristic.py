@@ -10,8 +10,8 @@ match ``i`` from the seed ``SEED * 1_000_003 + i`` for every weighting (so that 
 meets the same deals), and prints each one's share of the wins beside the heuristic
 seats' mean share, with 95% intervals.
 
-    .venv/bin/python scripts/tune_luxor_heuristic.py -n 300 --seed 41 heuristic horus_card=0.5
-    .venv/bin/python scripts/tune_luxor_heuristic.py -n 400 --seed 42 body=2.4,horus_card=0.5
+    .venv/bin/python research/tune_luxor_heuristic.py -n 300 --seed 41 heuristic horus_card=0.5
+    .venv/bin/python research/tune_luxor_heuristic.py -n 400 --seed 42 body=2.4,horus_card=0.5
 
 The screens of 2026-11-29 are in ``docs/strength.md`` ("luxor").
 """

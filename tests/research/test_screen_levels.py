@@ -1,4 +1,4 @@
-"""scripts/screen_levels.py: its blundering heuristics are the levels' own bots, so a
+"""research/screen_levels.py: its blundering heuristics are the levels' own bots, so a
 screened pairing is the very match a tournament of the levels plays, and its summary
 counts what the matches say."""
 
@@ -15,12 +15,12 @@ from necropolis.bots import make_bot
 from necropolis.engine import SeatWindow, play_match
 from necropolis.engine.protocol import sample_chance
 from necropolis.games import load_game
-from tests.analysis.scripts import load_script
+from tests.scripts import RESEARCH, load_script
 
 
 @pytest.fixture(scope="module")
 def screen() -> ModuleType:
-    return load_script("screen_levels")
+    return load_script("screen_levels", RESEARCH)
 
 
 def test_a_screened_rate_plays_as_the_level_that_carries_it(screen: ModuleType) -> None:

@@ -1,4 +1,4 @@
-"""scripts/tune_horus_heuristic.py: a tuning is named as the game's own, a bad one is
+"""research/tune_horus_heuristic.py: a tuning is named as the game's own, a bad one is
 refused with the fields there are, and a screened match is the tuned strategy's match."""
 
 from __future__ import annotations
@@ -15,13 +15,13 @@ from necropolis.games import load_game
 from necropolis.games.horus import components as cp
 from necropolis.games.horus import heuristic
 from necropolis.games.horus.codes import A_DONE, A_LEAVE, SEALED
-from tests.analysis.scripts import load_script
 from tests.horus.helpers import DAVID, JOSE, keep_all, roll, start
+from tests.scripts import RESEARCH, load_script
 
 
 @pytest.fixture(scope="module")
 def tune() -> ModuleType:
-    return load_script("tune_horus_heuristic")
+    return load_script("tune_horus_heuristic", RESEARCH)
 
 
 def test_tunings_are_read_as_the_shipped_ones_and_bad_ones_refused(tune: ModuleType) -> None:

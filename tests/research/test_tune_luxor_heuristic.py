@@ -1,4 +1,4 @@
-"""scripts/tune_luxor_heuristic.py: a weighting is named as the game's own, a bad one is
+"""research/tune_luxor_heuristic.py: a weighting is named as the game's own, a bad one is
 refused with the fields there are, and a screened match is the weighted strategy's match."""
 
 from __future__ import annotations
@@ -13,12 +13,12 @@ import pytest
 from necropolis.engine import SeatWindow, play_match
 from necropolis.games import load_game
 from necropolis.games.luxor import heuristic
-from tests.analysis.scripts import load_script
+from tests.scripts import RESEARCH, load_script
 
 
 @pytest.fixture(scope="module")
 def tune() -> ModuleType:
-    return load_script("tune_luxor_heuristic")
+    return load_script("tune_luxor_heuristic", RESEARCH)
 
 
 def test_weightings_are_read_as_the_shipped_ones_and_bad_ones_refused(tune: ModuleType) -> None:

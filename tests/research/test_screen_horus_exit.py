@@ -1,4 +1,4 @@
-"""scripts/screen_horus_exit.py: its labels, a strategy that heads out raiding nothing, and
+"""research/screen_horus_exit.py: its labels, a strategy that heads out raiding nothing, and
 playouts that decide only whether to head out, from the seat's window."""
 
 from __future__ import annotations
@@ -14,14 +14,14 @@ from necropolis.engine.protocol import State
 from necropolis.games import load_game
 from necropolis.games.horus import heuristic
 from necropolis.games.horus.codes import A_OPEN, A_PEEK
-from tests.analysis.scripts import load_script
+from tests.scripts import RESEARCH, load_script
 
 SEED = 5 * 1_000_003 + 1
 
 
 @pytest.fixture(scope="module")
 def screen() -> ModuleType:
-    return load_script("screen_horus_exit")
+    return load_script("screen_horus_exit", RESEARCH)
 
 
 def test_labels_are_the_tuned_strategy_or_a_margin(screen: ModuleType) -> None:

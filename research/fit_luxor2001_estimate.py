@@ -7,7 +7,7 @@ maximum likelihood, 80% of the positions to fit and 20% to check). Prints the we
 the module writes them, the held-out log-likelihood of the fit beside that of the
 estimate it replaced (a softmax, 0.5 per expected point), and a calibration table.
 
-    .venv/bin/python scripts/fit_luxor2001_estimate.py [MATCHES_2P] [MATCHES_3P] [MATCHES_4P]
+    .venv/bin/python research/fit_luxor2001_estimate.py [MATCHES_2P] [MATCHES_3P] [MATCHES_4P]
 
 Seeds: match ``i`` at ``n`` players is seeded ``n * 100_000 + i``. Needs numpy (the
 ``research`` extra).

@@ -17,9 +17,9 @@ tournament's seed for ``(SEED, i)``, so that ``necropolis tournament GAME --bots
 clock aside). Every match is appended to ``OUT`` as a line of JSON as it ends (a stopped
 run keeps what it played; ``--summary`` prints the win rates of one or more such files).
 
-    .venv/bin/python scripts/screen_levels.py out.jsonl --workers 16 \\
+    .venv/bin/python research/screen_levels.py out.jsonl --workers 16 \\
         luxor:hard:h10:120:21 luxor:h15:h33:160:11
-    .venv/bin/python scripts/screen_levels.py --summary out.jsonl
+    .venv/bin/python research/screen_levels.py --summary out.jsonl
 
 The figures of 2026-11-28 that set the rates are in ``docs/strength.md`` ("Levels") and
 their matches in ``docs/strength/levels-screening.jsonl``.

@@ -13,10 +13,10 @@ in or crushed) counts for no seat, so the two shares need not add up to one. Wit
 whether any heuristic seat did, who won, and whether the seat ever stood on an exit
 space with cards in hand and did not leave.
 
-    .venv/bin/python scripts/tune_horus_heuristic.py -n 1000 --seed 13 heuristic levels
-    .venv/bin/python scripts/tune_horus_heuristic.py -n 900 --players 3 --seed 14 \\
+    .venv/bin/python research/tune_horus_heuristic.py -n 1000 --seed 13 heuristic levels
+    .venv/bin/python research/tune_horus_heuristic.py -n 900 --players 3 --seed 14 \\
         heuristic rivals_shut_in=false
-    .venv/bin/python scripts/tune_horus_heuristic.py -n 400 --seed 77 --fates levels
+    .venv/bin/python research/tune_horus_heuristic.py -n 400 --seed 77 --fates levels
 
 The runs that chose ``LEVELS`` (2026-11-29) are in ``docs/strength.md`` ("horus").
 """

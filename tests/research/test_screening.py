@@ -8,12 +8,12 @@ import sys
 
 import pytest
 
-from tests.analysis.scripts import SCRIPTS
+from tests.scripts import RESEARCH
 
 
 def _run(script: str, *args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, str(SCRIPTS / f"{script}.py"), *args],
+        [sys.executable, str(RESEARCH / f"{script}.py"), *args],
         capture_output=True,
         text=True,
         timeout=120,

@@ -13,10 +13,10 @@ of adventurers who got out, were sealed in or crushed; the share of games nobody
 out of; the mean score of those who got out; and the share of
 adventurers who, back from inside, ended a round on an exit space without leaving.
 
-    .venv/bin/python scripts/horus_collapse.py [ORDERS] [GAMES] [PLAYER_COUNTS] [BOT_GAMES]
+    .venv/bin/python research/horus_collapse.py [ORDERS] [GAMES] [PLAYER_COUNTS] [BOT_GAMES]
 
 (BOT_GAMES: games per player count with the heuristic, GAMES if not given), e.g.
-``scripts/horus_collapse.py 20000 500 2,3,4,5,6 100``. Figures in docs/rules/horus.md.
+``research/horus_collapse.py 20000 500 2,3,4,5,6 100``. Figures in docs/rules/horus.md.
 """
 
 from __future__ import annotations

@@ -8,7 +8,7 @@ the held-out log-likelihood beside that of the estimate they replaced (a softmax
 projected points at a temperature of 5 + 10 x the time left, fitted to random playouts),
 and a calibration table.
 
-    .venv/bin/python scripts/fit_luxor_estimate.py [MATCHES_2P] [MATCHES_3P] [MATCHES_4P]
+    .venv/bin/python research/fit_luxor_estimate.py [MATCHES_2P] [MATCHES_3P] [MATCHES_4P]
 
 Seeds: match ``i`` at ``n`` players is seeded ``n * 100_000 + i``. Needs numpy (the
 ``research`` extra).
