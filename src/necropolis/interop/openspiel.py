@@ -42,7 +42,10 @@ from typing import Any, NamedTuple
 import numpy as np
 import pyspiel
 
+from necropolis.bots import make_bot
+from necropolis.engine.driver import Player
 from necropolis.engine.protocol import CHANCE, TERMINAL, Game, State
+from necropolis.engine.seat import SeatWindow
 from necropolis.games import game_class, game_ids
 
 PREFIX = "necropolis_"
@@ -402,6 +405,33 @@ class SpielGame(pyspiel.Game):  # type: ignore[misc]
         if params:
             raise ValueError(f"observer parameters are not supported: {params}")
         return SpielObserver(self, iig_obs_type)
+
+
+class NecropolisBot(pyspiel.Bot):  # type: ignore[misc]
+    """A necropolis bot as an OpenSpiel bot, for OpenSpiel's loops (``evaluate_bots``).
+
+    It decides from the seat's window onto the wrapped state, as every necropolis bot
+    does, with its own generator (``seed``). It keeps nothing between moves, so it needs
+    no news of others' actions and restarts anywhere.
+    """
+
+    def __init__(self, bot: str | Player, seed: int | None = None) -> None:
+        pyspiel.Bot.__init__(self)
+        self.bot: Player = make_bot(bot) if isinstance(bot, str) else bot
+        self.rng = random.Random(seed)
+
+    def step(self, state: SpielState) -> int:
+        seat = state.current_player()
+        return self.bot.choose(SeatWindow(state.inner, seat), self.rng)
+
+    def restart_at(self, state: SpielState) -> None:
+        pass
+
+    def inform_action(self, state: SpielState, player_id: int, action: int) -> None:
+        pass
+
+    def provides_force_action(self) -> bool:
+        return False
 
 
 def register(cls: type[Game]) -> str:
