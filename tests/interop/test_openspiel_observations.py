@@ -214,3 +214,26 @@ def test_num_players_is_a_method_and_stays_readable_as_a_number() -> None:
     assert list(range(game.num_players)) == [0, 1, 2]
     assert game.num_players + 1 == 4
     assert spiel_game("luxor2001").num_players() == 3
+
+
+def test_openspiels_rl_environment_trains_on_the_seat_observation() -> None:
+    """rl_environment reads the game type: it falls back on the observation tensor, and a
+    request for information-state tensors is refused rather than served the observation."""
+    from open_spiel.python import rl_environment
+
+    environment = rl_environment.Environment("necropolis_luxor2001", players=2)
+    step = environment.reset()
+    rng = random.Random(0)
+    while not step.last():
+        player = step.observations["current_player"]
+        state = environment.get_state
+        expected = state.observation_tensor(player)
+        assert step.observations["info_state"][player] == expected
+        step = environment.step([rng.choice(step.observations["legal_actions"][player])])
+    assert sorted(step.rewards) == [0.0, 1.0] or step.rewards == [0.0, 0.0]
+    with pytest.raises(ValueError, match="information_state_tensor not supported"):
+        rl_environment.Environment(
+            "necropolis_luxor2001",
+            observation_type=rl_environment.ObservationType.INFORMATION_STATE,
+            players=2,
+        )
