@@ -25,8 +25,8 @@ A state from ``resample_from_infostate`` wraps a determinization, whose history 
 world's, its ``history`` raises as the world's does, and the recall it starts from is the
 seat's own. ``str(state)`` is the whole state, hidden things included, as OpenSpiel's
 convention has it (a research oracle: never hand it to a player). ``state.clone()`` is
-the wrapped state's own clone, not pyspiel's generic one (which builds an initial state
-and deep-copies every attribute), so it stays as cheap as the engine's. Games are
+the wrapped state's own clone in a new pyspiel state, not pyspiel's generic clone (which
+builds an initial state and deep-copies every attribute onto it). Games are
 general-sum with returns in [0, 1] (winners share 1), since a match can end with no
 winner at all.
 """
@@ -135,13 +135,14 @@ class SpielState(pyspiel.State):  # type: ignore[misc]
         raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
 
     def clone(self) -> SpielState:
-        """A copy, as cheap as the engine's own clone.
+        """A copy: the engine's clone of the wrapped state, in a new pyspiel state.
 
         pyspiel's clone of a Python state (kept for C++ callers) builds a fresh initial
         state and deep-copies each attribute onto it; this one copies the wrapped state
         once. The copy's pyspiel-side history is left empty: every reading of the history
         here (``history``, ``full_history``, ``move_number``…) answers from the wrapped
-        state, which carries it.
+        state, which carries it, and its serialized form (the wrapped state whole) reads
+        back as the same state.
         """
         # The pyspiel object is made without this class's __init__ (whose work would all
         # be replaced): a Python call less on every clone.
