@@ -33,7 +33,8 @@ The whole API:
     version=None)`` sends ``act`` at the last state's version (or the one given);
     ``await .send(obj_or_text)``; ``await .close()``.
 ``SyncSeat``
-    the same with blocking calls (``websockets.sync``), for tests that are not async;
+    the same with blocking calls (``websockets.sync``), for tests that are not async
+    (its ``connect`` also takes ``cookie``: an account's session, sent from the page's origin);
     ``.undo()`` and ``.commit()`` send ``undo`` and ``commit`` for the turn in hand the
     last state showed. Both ``connect`` take ``undo=True`` to keep turns in hand (the
     hello's ``undo``); ``act`` sends the last state's ``pending`` with its version.
@@ -439,8 +440,16 @@ class SyncSeat(_Record):
         token: str,
         version: int | None = None,
         undo: bool = False,
+        cookie: str | None = None,
     ) -> SyncSeat:
-        socket = sync_connect(server.ws_url(table_id), open_timeout=MESSAGE_TIMEOUT, legacy=True)
+        # A signed-in page: its session cookie, from the page's own origin.
+        headers = {"Origin": server.url, "Cookie": f"necropolis_session={cookie}"}
+        socket = sync_connect(
+            server.ws_url(table_id),
+            open_timeout=MESSAGE_TIMEOUT,
+            legacy=True,
+            additional_headers=headers if cookie is not None else None,
+        )
         seat = cls(socket)
         socket.send(_hello(token, version, undo))
         first = seat.recv()

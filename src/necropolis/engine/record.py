@@ -41,6 +41,9 @@ class MatchRecord:
     actions: list[int] = field(default_factory=list)
     seed: int | None = None
     created: str = field(default_factory=lambda: datetime.now(UTC).isoformat(timespec="seconds"))
+    #: The name each seat showed, where one was known (a web table's players); None for
+    #: a seat without one, and for a record that names nobody (the terminal's, a bot's).
+    names: list[str | None] | None = None
 
     @classmethod
     def start(cls, game: Game, seats: list[str], seed: int | None = None) -> MatchRecord:
@@ -91,16 +94,18 @@ class MatchRecord:
     # --- JSON -------------------------------------------------------------------------
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        data: dict[str, Any] = {
             "format": FORMAT,
             "version": VERSION,
             "game": self.game,
             "options": self.options,
             "seats": self.seats,
-            "seed": self.seed,
-            "created": self.created,
-            "actions": self.actions,
         }
+        if self.names is not None:
+            # (optional: a reader of version 1 that does not know it reads the rest)
+            data["names"] = self.names
+        data.update(seed=self.seed, created=self.created, actions=self.actions)
+        return data
 
     @classmethod
     def from_json(cls, data: Any) -> MatchRecord:
@@ -130,7 +135,14 @@ class MatchRecord:
         if seed is not None and type(seed) is not int:
             raise MatchRecordError("match record 'seed' must be a whole number or null")
         created = data.get("created")
-        record = cls(game, options, seats, actions, seed)
+        names = data.get("names")
+        if names is not None and (
+            not isinstance(names, list)
+            or len(names) != len(seats)
+            or not all(n is None or isinstance(n, str) for n in names)
+        ):
+            raise MatchRecordError("match record 'names' must hold a name or null per seat")
+        record = cls(game, options, seats, actions, seed, names=names)
         if isinstance(created, str):
             record.created = created
         return record

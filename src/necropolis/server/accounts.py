@@ -303,8 +303,17 @@ class Accounts:
 
     # --- seats ------------------------------------------------------------------------
 
-    def claim(self, table_id: str, seat: int, player_id: int, token: str) -> Claim:
-        """Claim the seat for the account, or the claim that was there first."""
+    def claim(
+        self,
+        table_id: str,
+        seat: int,
+        player_id: int,
+        token: str,
+        seats: list[dict[str, Any]] | None = None,
+    ) -> Claim:
+        """Claim the seat for the account, or the claim that was there first. ``seats``:
+        the table's seats as they are once claimed (the seat showing the account's name),
+        written in the same transaction as the claim."""
         try:
             with self.engine.begin() as c:
                 c.execute(
@@ -316,6 +325,8 @@ class Accounts:
                         claimed=now(),
                     )
                 )
+                if seats is not None:
+                    c.execute(update(tables).where(tables.c.id == table_id).values(seats=seats))
         except IntegrityError:
             found = self.claim_of(table_id, seat)
             if found is None:

@@ -57,6 +57,7 @@ from necropolis.engine.record import MatchRecord
 from necropolis.server.clocks import clock_data
 from necropolis.server.live import STEPS_KEPT, LiveTable, SentCache
 from necropolis.server.models import PROTOCOL, Replay, StateMessage
+from necropolis.server.seats import shown_name
 
 #: The most log entries a page of the log holds (a first state's, or one asked for with
 #: ``{"type": "log"}``); an action's entries are never split, so one action's entries
@@ -78,10 +79,11 @@ def seat_states(live: LiveTable) -> list[dict[str, Any]]:
         {
             "seat": int(s["seat"]),
             "type": s["type"],
-            "name": s.get("name"),
+            "name": shown_name(s),
             "level": s.get("level"),
             "connected": s["type"] == "bot" or int(s["seat"]) in connected,
             "standin": bool(s.get("standin")),
+            "account": bool(s.get("account")),
         }
         for s in live.row.seats
     ]
@@ -406,11 +408,17 @@ def replay(
 
 
 def record(
-    game: str, options: dict[str, Any], seats: list[str], actions: list[int], created: str
+    game: str,
+    options: dict[str, Any],
+    seats: list[str],
+    actions: list[int],
+    created: str,
+    names: list[str | None],
 ) -> dict[str, Any]:
     """The match record of a finished table, as the CLI replays it; the seed left out
     (chance outcomes are in the actions, so nothing is lost by it). ``seats`` are the
-    terminal's seat kinds ("human" or a bot's level), not people's names."""
-    match = MatchRecord(game, dict(options), seats, list(actions), seed=None)
+    terminal's seat kinds ("human" or a bot's level); ``names`` the names the seats
+    showed (null where none)."""
+    match = MatchRecord(game, dict(options), seats, list(actions), seed=None, names=names)
     match.created = created
     return match.to_json()

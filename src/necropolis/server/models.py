@@ -185,10 +185,14 @@ class CreateTable(Strict):
 class SeatInfo(BaseModel):
     seat: int
     type: SeatType
-    #: None when no name was given: clients write a default in their language.
+    #: The name the seat shows: its account's, else the one given (at set-up, or by the
+    #: guest who sits there); None when none was: clients write a default in their
+    #: language ("Player 2"; a bot's level: "Hard bot").
     name: str | None
     level: Level | None
     token: str | None = None
+    #: Whether ``name`` is the name of the account that holds the seat.
+    account: bool = False
 
 
 class CreatedTable(BaseModel):
@@ -216,6 +220,12 @@ class TableSummary(BaseModel):
 
 class HandToBot(Strict):
     level: Level
+
+
+class SeatName(Strict):
+    """The name a guest chooses for the seat they sit at."""
+
+    name: Annotated[str, Field(max_length=200)]
 
 
 class Replay(BaseModel):
@@ -296,13 +306,15 @@ ClientMessage = Annotated[
 class SeatState(BaseModel):
     seat: int
     type: SeatType
-    #: None when no name was given: clients write a default in their language.
+    #: The name the seat shows (as :attr:`SeatInfo.name`); None: clients write a default.
     name: str | None
     level: Level | None
     connected: bool
     #: A person's seat whose time ran out, played by a bot of ``level`` until its person
     #: takes it back (see clocks).
     standin: bool = False
+    #: Whether ``name`` is the name of the account that holds the seat.
+    account: bool = False
 
 
 class SeatClock(BaseModel):

@@ -72,6 +72,9 @@ export const api = {
     call<{ clock: ClockState | null }>("POST", `/api/tables/${encodeURIComponent(id)}/seats/${seat}/back`, token),
   newLink: (id: string, seat: number, creatorToken: string) =>
     call<TableSummary>("POST", `/api/tables/${encodeURIComponent(id)}/seats/${seat}/link`, creatorToken),
+  /** The guest at the seat (its own token) chooses the name it shows. */
+  nameSeat: (id: string, seat: number, name: string, token: string) =>
+    call<TableSummary>("POST", `/api/tables/${encodeURIComponent(id)}/seats/${seat}/name`, token, { name }),
   replay: (id: string, step: number, seat: number | null, token: string) =>
     call<ReplayStep>(
       "GET",

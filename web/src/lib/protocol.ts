@@ -180,6 +180,7 @@ export interface SeatInfo {
   name: string | null;
   level: Level | null;
   token?: string | null;
+  account?: boolean;
 }
 export interface Credentials {
   name: string;
@@ -396,6 +397,12 @@ export interface SeatChange {
   before: number;
   after: number;
 }
+/**
+ * The name a guest chooses for the seat they sit at.
+ */
+export interface SeatName {
+  name: string;
+}
 export interface SeatState {
   seat: number;
   type: "me" | "link" | "hotseat" | "bot";
@@ -403,6 +410,7 @@ export interface SeatState {
   level: Level | null;
   connected: boolean;
   standin?: boolean;
+  account?: boolean;
 }
 export interface StateMessage {
   type: "state";

@@ -129,3 +129,14 @@ export function storedWholeBoard(): boolean {
 export function rememberWholeBoard(whole: boolean): void {
   write(WHOLE, whole ? "1" : "0");
 }
+
+const GUEST = "necropolis.guest-name";
+
+/** The name this browser's guest chose last (for the seats they create or join), if any. */
+export function guestName(): string {
+  return read(GUEST) ?? "";
+}
+
+export function rememberGuestName(name: string): void {
+  if (name.trim()) write(GUEST, name.trim());
+}

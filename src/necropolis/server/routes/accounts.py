@@ -232,7 +232,7 @@ async def _claim_seat(
         # does not take the friend's seat.
         if live is None or live.row.seats[seat]["type"] != "link" or player.name in held.values():
             return None
-        claim = await stored(accounts.claim, table_id, seat, player.id, token)
+        claim = await tables_of(conn).claim(live, seat, player, token)
     except Exception as exc:
         if db.storage_failed(exc):
             return None
@@ -248,9 +248,9 @@ def _claimed(conn: HTTPConnection, table_id: str) -> None:
     notices.claimed(table_id)
 
 
-async def claim_created(request: Request, created: CreatedTable) -> None:
-    """Give a signed-in creator (on the page itself) their own seat (``me``)."""
-    player = await signed_in(request, for_writing=True)
+async def claim_created(request: Request, created: CreatedTable, player: Player | None) -> None:
+    """Give a signed-in creator (``player``, on the page itself) their own seat (``me``),
+    whose row shows their name already."""
     if player is None:
         return
     for seat in created.seats:

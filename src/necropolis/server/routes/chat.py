@@ -22,8 +22,8 @@ from necropolis.server import tokens
 from necropolis.server.accounts import RateLimiter
 from necropolis.server.chat import MAX_CHAT, ChatLine, Chats, Said, deliver, visible
 from necropolis.server.errors import ERRORS, ApiError
-from necropolis.server.routes.accounts import accounts_of
 from necropolis.server.routes.common import app_store, authorised, authorised_seat
+from necropolis.server.seats import shown_name
 from necropolis.server.service import stored
 from necropolis.server.written import clean_text
 
@@ -93,10 +93,8 @@ async def write_chat(
     if request.app.state.chat_limit.blocked(writer):
         raise ApiError(429, "rate_limited", "Too many messages: slow down.")
     request.app.state.chat_limit.note(writer)
-    name: str | None = None
-    if seat is not None:
-        claimed = await stored(accounts_of(request).claims_of_table, live.id)
-        name = claimed.get(seat) or live.row.seats[seat].get("name")
+    # The name the seat shows (its account's, else the one given), as the writer is seen.
+    name = shown_name(live.row.seats[seat]) if seat is not None else None
     said = await stored(chats.add, live.id, seat, name, text)
     apart = await stored(chats.spectators_apart, live.id)
     line = _line(said)

@@ -19,6 +19,7 @@ from necropolis.server import db, tokens
 from necropolis.server.errors import ApiError
 from necropolis.server.live import LiveTable
 from necropolis.server.models import SeatInfo, TableSummary
+from necropolis.server.seats import shown_name
 from necropolis.server.service import Tables, stored
 
 if TYPE_CHECKING:
@@ -116,7 +117,13 @@ def table_summary(row: db.TableRow, version: int | None = None) -> TableSummary:
         created=row.created,
         updated=row.updated,
         seats=[
-            SeatInfo(seat=int(s["seat"]), type=s["type"], name=s.get("name"), level=s.get("level"))
+            SeatInfo(
+                seat=int(s["seat"]),
+                type=s["type"],
+                name=shown_name(s),
+                level=s.get("level"),
+                account=bool(s.get("account")),
+            )
             for s in row.seats
         ],
     )

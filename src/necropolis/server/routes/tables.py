@@ -21,6 +21,7 @@ from necropolis.bots.levels import DEFAULT_LEVEL
 from necropolis.engine.errors import NecropolisError, UnknownGameError
 from necropolis.games import game_class
 from necropolis.server import db, filter, tokens
+from necropolis.server.accounts import MAX_NAME, Player
 from necropolis.server.clocks import ClockError, Clocks
 from necropolis.server.errors import ERRORS, ApiError
 from necropolis.server.live import LiveTable
@@ -31,6 +32,7 @@ from necropolis.server.models import (
     HandToBot,
     Replay,
     SeatInfo,
+    SeatName,
     TableSummary,
 )
 from necropolis.server.routes import accounts as account_routes
@@ -38,11 +40,13 @@ from necropolis.server.routes import clocks as clock_routes
 from necropolis.server.routes import ratings as rating_routes
 from necropolis.server.routes.common import (
     authorised,
+    authorised_seat,
     bearer,
     table_summary,
     tables_of,
     with_deadlines,
 )
+from necropolis.server.seats import shown_name
 from necropolis.server.service import Tables, new_row, new_table_id, stored
 from necropolis.server.written import clean_name
 
@@ -53,8 +57,9 @@ router = APIRouter()
 async def create_table(request: Request, body: CreateTable) -> CreatedTable:
     if body.rated:
         rating_routes.check_timed(body.clock)
-    created = await _create(tables_of(request), body)
-    await account_routes.claim_created(request, created)
+    player = await account_routes.signed_in(request, for_writing=True)
+    created = await _create(tables_of(request), body, player)
+    await account_routes.claim_created(request, created, player)
     if body.rated:
         # Marked in the same request, so that a bot that moves first cannot make it late.
         await rating_routes.mark(request, created.table_id, body)
@@ -99,8 +104,9 @@ async def rematch(
             "clock": await clock_routes.settings_of(request, live),
         }
     )
-    created = await _create(tables_of(request), body)
-    await account_routes.claim_created(request, created)
+    player = await account_routes.signed_in(request, for_writing=True)
+    created = await _create(tables_of(request), body, player)
+    await account_routes.claim_created(request, created, player)
     return created
 
 
@@ -134,6 +140,31 @@ async def new_link(
     return _summary(live, token, creator=True)
 
 
+@router.post(
+    "/api/tables/{table_id}/seats/{seat}/name", response_model=TableSummary, responses=ERRORS
+)
+async def name_seat(
+    request: Request,
+    table_id: str,
+    seat: int,
+    body: SeatName,
+    authorization: Annotated[str | None, Header()] = None,
+) -> TableSummary:
+    """The guest at seat ``seat`` (its own token) chooses the name it shows."""
+    live, token, own = await authorised_seat(request, table_id, authorization)
+    if own is None or own != seat:
+        raise ApiError(403, "not_your_seat", "Only the seat's own player may name it.")
+    if live.row.seats[seat].get("account"):
+        raise ApiError(409, "account_seat", "This seat shows the name of the account holding it.")
+    if live.over:
+        raise ApiError(409, "finished", "This match is over.")
+    name = clean_name(body.name)
+    if not name or len(name) > MAX_NAME:
+        raise ApiError(400, "bad_name", f"A name has 1 to {MAX_NAME} characters.")
+    await tables_of(request).rename(live, seat, name)
+    return _summary(live, token, creator=False)
+
+
 @router.get("/api/tables/{table_id}/record", responses=ERRORS)
 async def record(
     request: Request, table_id: str, authorization: Annotated[str | None, Header()] = None
@@ -150,6 +181,7 @@ async def record(
         ],
         [a for _, a in live.actions],
         live.row.created.isoformat(timespec="seconds"),
+        [shown_name(s) for s in live.row.seats],
     )
     name = f"{live.row.game}-{live.id}.json"
     return Response(
@@ -226,7 +258,9 @@ def _reveal_tokens(summary: TableSummary, creator_token: str, row: db.TableRow) 
     )
 
 
-async def _create(service: Tables, body: CreateTable) -> CreatedTable:
+async def _create(service: Tables, body: CreateTable, player: Player | None) -> CreatedTable:
+    """Make the table ``body`` asks for; a signed-in creator (``player``) holds its ``me``
+    seat with their account, whose name it shows from the start."""
     try:
         cls = game_class(body.game)
     except UnknownGameError:
@@ -257,16 +291,27 @@ async def _create(service: Tables, body: CreateTable) -> CreatedTable:
         token = (
             tokens.derived_token(creator_token, table_id, tokens.seat_role(k)) if person else None
         )
-        seats.append(
-            {
-                "seat": k,
-                "type": request.type,
-                "name": name,
-                "level": level,
-                "token_hash": tokens.token_hash(token) if token else None,
-            }
+        seat: dict[str, Any] = {
+            "seat": k,
+            "type": request.type,
+            "name": name,
+            "level": level,
+            "token_hash": tokens.token_hash(token) if token else None,
+        }
+        if request.type == "me" and player is not None and not any("account" in s for s in seats):
+            # (the first "me" seat: the one the account claims, see claim_created)
+            seat["account"] = player.name
+        seats.append(seat)
+        answer.append(
+            SeatInfo(
+                seat=k,
+                type=request.type,
+                name=shown_name(seat),
+                level=level,
+                token=token,
+                account="account" in seat,
+            )
         )
-        answer.append(SeatInfo(seat=k, type=request.type, name=name, level=level, token=token))
     spectator = tokens.derived_token(creator_token, table_id, tokens.SPECTATOR_ROLE)
     row = new_row(
         game.id,

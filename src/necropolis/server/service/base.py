@@ -15,6 +15,7 @@ import logging
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
 
+from necropolis.server.accounts import Accounts
 from necropolis.server.bots import BotPool
 from necropolis.server.broker import Broker
 from necropolis.server.clocks import Clocks
@@ -43,6 +44,8 @@ class TablesBase(ABC):
 
     def __init__(self, store: Store, broker: Broker, bot_workers: int) -> None:
         self.store = store
+        #: The accounts' store, for the claims that change a table's seats.
+        self.accounts = Accounts(store.engine)
         self.writer = Writer(store)
         self.broker = broker
         self.bot_workers = bot_workers

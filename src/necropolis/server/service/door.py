@@ -17,6 +17,7 @@ from collections.abc import Sequence
 
 from necropolis.engine.protocol import CHANCE, State, sample_chance
 from necropolis.server import tokens
+from necropolis.server.accounts import Claim, Player
 from necropolis.server.db import Append, VersionConflictError, now, storage_failed
 from necropolis.server.live import STEPS_KEPT, LiveTable, Turn
 from necropolis.server.service.base import Refusal
@@ -226,6 +227,37 @@ class Door(Loading):
         self.drive(live)
 
     # --- seats -----------------------------------------------------------------------
+
+    async def claim(self, live: LiveTable, seat: int, player: Player, token: str) -> Claim:
+        """The account ``player`` claims the person seat ``seat`` (whose ``token`` it
+        opened): the claim and the seat showing the account's name are written in one
+        transaction, and everyone is told the name. Answers the seat's claim: the one
+        made here, or one made first by someone else (then nothing changed)."""
+        async with live.lock:
+            seats = [dict(s) for s in live.row.seats]
+            seats[seat]["account"] = player.name
+            claim = await stored(self.accounts.claim, live.id, seat, player.id, token, seats)
+            if claim.player_id != player.id:
+                return claim
+            live.row.seats = seats
+        self._seats_told(live)
+        return claim
+
+    async def rename(self, live: LiveTable, seat: int, name: str) -> None:
+        """The person seat ``seat`` is called ``name`` (cleaned) from now on: the guest
+        who sits there chose it."""
+        async with live.lock:
+            seats = [dict(s) for s in live.row.seats]
+            seats[seat]["name"] = name
+            await stored(self.store.set_seats, live.id, seats)
+            live.row.seats = seats
+        self._seats_told(live)
+
+    def _seats_told(self, live: LiveTable) -> None:
+        """The seats changed, not the record: every connection is sent the new line of
+        seats, and the other processes read it (they compare the stored seats)."""
+        live.tell()
+        self.broker.publish(live.id, live.version)
 
     async def new_link(self, live: LiveTable, seat: int, creator_token: str) -> str:
         """Give the person seat ``seat`` a new link (its next generation's token), and
