@@ -9,6 +9,7 @@ from __future__ import annotations
 from rich.table import Table
 
 from necropolis.cli import (
+    analyse,
     balance,
     bench,
     play,
@@ -34,6 +35,7 @@ app = App(
 )
 app.command("play")(play.play)
 app.command("replay")(replay.replay)
+app.command("analyse")(analyse.analyse)
 app.command("simulate")(simulate.simulate)
 app.command("tournament")(tournament.tournament)
 app.add_typer(strength.strength_app, name="strength")

@@ -33,6 +33,10 @@ class SeatWindow:
     def view(self) -> View:
         return self._state.view(self.seat)
 
+    def acting_seats(self) -> tuple[int, ...]:
+        """The seats that may act now (public: every view says it)."""
+        return self._state.acting_seats()
+
     def legal_actions(self) -> list[int]:
         return self._state.legal_actions(self.seat)
 

@@ -1,0 +1,150 @@
+"""The figures docs/analysis.md quotes: how long the analysis of a whole match takes, and
+how much its own figures move when only its seed changes.
+
+``time``: per game, at two players and at the most, plays matches of the ``medium``
+level (seeded), analyses each at the given depth and prints the CPU seconds it took (one
+process: one core). ``noise``: per game at two players, weighs every other decision of
+such matches twice, with two seeds of the analysis's own, and prints how far the two
+readings of a decision's loss and of the position's chance lie apart (percentiles), how
+often noise alone would mark a move (one reading under a point, the other at a mark),
+and the mean jump of a seat's chance as its turn comes (the judge's own inconsistency,
+counted as luck).
+
+    scripts/analysis_figures.py time -n 3
+    scripts/analysis_figures.py noise -n 4 --game luxor
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+
+from necropolis.analysis.explain import MARKS, Depth, analyse_states, judge_for, position_chance
+from necropolis.analysis.explain.match import actor
+from necropolis.bots import make_bot
+from necropolis.engine import SeatWindow, State
+from necropolis.engine.driver import play_match
+from necropolis.games import game_class, game_ids, load_game
+
+
+def _match(game_id: str, players: int, seed: int) -> tuple[list[State], list[int]]:
+    game = load_game(game_id, players=players)
+    _, record = play_match(game, [make_bot("medium") for _ in range(players)], seed=seed)
+    return list(record.states(load_game)), record.actions
+
+
+def _percentile(values: list[float], share: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(share * len(ordered)))] if ordered else 0.0
+
+
+def timing(games: list[str], matches: int, depth: Depth, seed: int) -> None:
+    print(f"CPU seconds to analyse a whole match ({depth.worlds} worlds, rollout {depth.rollout})")
+    print("game       players  actions(mean)  seconds mean  max")
+    for game_id in games:
+        cls = game_class(game_id)
+        for players in sorted({cls.min_players, cls.max_players}):
+            seconds, lengths = [], []
+            for k in range(matches):
+                states, actions = _match(game_id, players, seed + k)
+                judge = judge_for(states[0].game)
+                began = time.process_time()
+                analyse_states(states, actions, depth, judge)
+                seconds.append(time.process_time() - began)
+                lengths.append(len(actions))
+            print(
+                f"{game_id:10} {players:7}  {statistics.mean(lengths):13.0f}"
+                f"  {statistics.mean(seconds):12.1f}  {max(seconds):.1f}",
+                flush=True,
+            )
+
+
+def noise(games: list[str], matches: int, depth: Depth, seed: int) -> None:
+    smallest = min(threshold for _, threshold in MARKS)
+    print(
+        f"two readings of one decision, seeds {depth.seed} and {depth.seed + 1} "
+        f"({depth.worlds} worlds, rollout {depth.rollout}); points of chance to win"
+    )
+    for game_id in games:
+        played: list[float] = []
+        every: list[float] = []
+        chance: list[float] = []
+        false_marks = weighed = 0
+        bumps: list[float] = []
+        for k in range(matches):
+            states, actions = _match(game_id, 2, seed + k)
+            judge = judge_for(states[0].game)
+            for t, action in enumerate(actions):
+                state = states[t]
+                if state.current_player() < 0 or t % 2:
+                    continue
+                seat = actor(state, action)
+                window = SeatWindow(state, seat)
+                readings = []
+                for s in (depth.seed, depth.seed + 1):
+                    again = Depth(depth.worlds, depth.rollout, depth.plans, s)
+                    readings.append(position_chance(window, again, judge, f"noise/{t}"))
+                (c0, a0), (c1, a1) = readings
+                assert a0 is not None and a1 is not None
+                chance.append(abs(c0 - c1))
+                loss0, loss1 = a0.chance - a0.values[action], a1.chance - a1.values[action]
+                played.append(abs(loss0 - loss1))
+                for move in a0.values:
+                    l0, l1 = a0.chance - a0.values[move], a1.chance - a1.values[move]
+                    every.append(abs(l0 - l1))
+                    weighed += 1
+                    if min(l0, l1) < 0.01 <= smallest <= max(l0, l1):
+                        false_marks += 1
+            analysis = analyse_states(states, actions, depth, judge)
+            for t in range(1, len(actions)):
+                for seat in range(2):
+                    if (
+                        seat in states[t].acting_seats()
+                        and seat not in states[t - 1].acting_seats()
+                    ):
+                        bumps.append(analysis.chances[t][seat] - analysis.chances[t - 1][seat])
+        print(
+            f"{game_id}: {len(played)} decisions, {weighed} moves weighed twice\n"
+            f"  chance of the position: p50 {100 * _percentile(chance, 0.5):.1f}"
+            f"  p95 {100 * _percentile(chance, 0.95):.1f}  max {100 * max(chance):.1f}\n"
+            f"  loss of the move played: p95 {100 * _percentile(played, 0.95):.1f}"
+            f"  p99 {100 * _percentile(played, 0.99):.1f}  max {100 * max(played):.1f}\n"
+            f"  loss of every legal move: p95 {100 * _percentile(every, 0.95):.1f}"
+            f"  p99 {100 * _percentile(every, 0.99):.1f}  max {100 * max(every):.1f}\n"
+            f"  marked by noise alone: {false_marks} of {weighed}\n"
+            f"  a seat's chance as its turn comes: mean {100 * statistics.mean(bumps):+.1f}"
+            f"  sd {100 * statistics.pstdev(bumps):.1f} ({len(bumps)} turns)",
+            flush=True,
+        )
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("what", choices=["time", "noise"])
+    parser.add_argument("-n", "--matches", type=int, default=2, help="matches per game")
+    parser.add_argument("--game", action="append", help="only this game (repeatable)")
+    parser.add_argument("--worlds", type=int, default=Depth.worlds)
+    parser.add_argument("--rollout", type=int, default=Depth.rollout)
+    parser.add_argument("--seed", type=int, default=1000, help="the first match's seed")
+    args = parser.parse_args(argv)
+    games = args.game or game_ids()
+    for name in games:
+        if name not in game_ids():
+            parser.error(f"no game called {name!r}")
+    if args.matches < 1:
+        parser.error("-n/--matches is at least 1")
+    try:
+        depth = Depth(worlds=args.worlds, rollout=args.rollout)
+    except ValueError as exc:
+        parser.error(str(exc))
+    if args.what == "time":
+        timing(games, args.matches, depth, args.seed)
+    else:
+        noise(games, args.matches, depth, args.seed)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
