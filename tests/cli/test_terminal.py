@@ -221,6 +221,22 @@ def test_rules_log_help_and_bad_input(tmp_path: Path) -> None:
     assert tty.exit_status() == 0
 
 
+def test_a_hint_names_three_moves_and_is_noted_in_the_log(tmp_path: Path) -> None:
+    tty = Tty(["play", "luxor2001", "--seed", "2"], tmp_path)
+    tty.wait_input()
+    tty.send("hint")
+    tty.until(partial(in_pager, tty, "Hint: the best moves"), "the hint in the pager")
+    text = tty.text()
+    assert all(re.search(rf"^{rank}\. Insert .* \(\d+%\)", text, re.M) for rank in (1, 2, 3))
+    tty.press("q")
+    tty.wait_input()
+    assert "You asked for a hint" in flat(panel_text(tty.display(), "log"))
+    check_panels_whole(tty.display())
+    assert internal_names(outside_board(tty.display())) == [], tty.text()
+    tty.send("quit")
+    assert tty.exit_status() == 0
+
+
 # --- hot seat ---------------------------------------------------------------------------
 
 

@@ -5,11 +5,11 @@ their seat's view, their own log with what is new since their last turn in brigh
 whose turn it is with what they are asked, and their choices, numbered, from the game's
 action descriptors (two steps for a long list: see :mod:`necropolis.cli.choices`). A
 choice is taken by its number or a unique part of its text; ``board``, ``log``, ``rules``,
-``undo``, ``help``, ``save`` and ``quit`` are commands, and bad input gets a message on the same
-screen. Nothing is lost: quitting, Ctrl-C (which exits with status 130) or the end of the
-input saves the match record first, and ``--resume`` continues from it; a finished match
-is saved under ``matches/``. With several people at one screen (hot seat) the screen and
-its scrollback are wiped before it is passed on.
+``undo``, ``hint``, ``help``, ``save`` and ``quit`` are commands, and bad input gets a
+message on the same screen. Nothing is lost: quitting, Ctrl-C (which exits with status
+130) or the end of the input saves the match record first, and ``--resume`` continues from
+it; a finished match is saved under ``matches/``. With several people at one screen (hot
+seat) the screen and its scrollback are wiped before it is passed on.
 
 The match runs on the true state, as any driver does, but a person is only ever shown
 what their seat may know: its view, its own log, its prompt and its descriptors.
@@ -17,6 +17,10 @@ what their seat may know: its view, its own log, its prompt and its descriptors.
 ``undo`` takes back a person's last decision of the turn while nothing has been revealed
 since (``State.reveals``: no chance outcome, no other seat's move, nothing hidden shown),
 as the web table does; a decision taken back leaves the record as if never made.
+
+``hint`` shows the seat's three best moves as the analysis rates them from its window
+alone (:func:`necropolis.analysis.explain.hints`), each with the seat's chance to win,
+and notes in every person's log that the seat asked (the record keeps only the moves).
 """
 
 from __future__ import annotations
@@ -40,6 +44,7 @@ from rich.markdown import Markdown
 from rich.markup import escape
 from rich.text import Text
 
+from necropolis.analysis.explain import Depth, hints, judge_for
 from necropolis.bots import BOTS, make_bot
 from necropolis.bots.levels import Level
 from necropolis.cli.choices import Choice, Menu, Opened, Picked, Refused
@@ -88,6 +93,7 @@ first step.
 | `rules` | the rules of the game, in short |
 | `more` | the next page of choices, when they do not all fit |
 | `undo` | take back your last move of this turn, if nothing was revealed since |
+| `hint` | the three best moves by the analysis, your chance after each (noted in the log) |
 | `save [FILE]` | write the match record (to FILE, or the match's own file) |
 | `quit` | save and leave; the match can be taken up again later |
 | `help` | this page |
@@ -349,6 +355,9 @@ class TerminalMatch:
                 message = self.save(Path(rest.strip()) if rest.strip() else self.path)
             elif command in ("quit", "exit"):
                 return None
+            elif command == "hint" and not rest.strip():
+                self.term.page(self.hint(seat))
+                message = Text("Your hint is noted in every seat's log.", style="dim")
             elif command == "undo" and not rest.strip():
                 if self.taken:
                     return UNDO
@@ -363,6 +372,19 @@ class TerminalMatch:
                     group, page = answer.group, 0
                 elif isinstance(answer, Refused):
                     message = Text(answer.reason, style="bold yellow")
+
+    def hint(self, seat: int) -> Group:
+        """The seat's three best moves with its chances, noted in every person's log."""
+        best = hints(SeatWindow(self.state, seat), Depth(), judge_for(self.game))
+        index = self.state.move_number()
+        for viewer in self.humans:
+            self.logs[viewer].append(self.state.entry(index, "hint_used", seat, {}, viewer))
+        lines = [Text("Hint: the best moves the analysis finds, with your chance to win")]
+        for rank, (action, chance) in enumerate(best, 1):
+            line = Text(f"{rank}. {self.state.action_info(action)['text']} ")
+            line.append(f"({100 * chance:.0f}%)", style="bold")
+            lines.append(line)
+        return Group(*lines)
 
     def turn_line(self, seat: int) -> Text:
         line = Text("● ", style=seat_colour(seat))

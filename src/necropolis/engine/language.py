@@ -47,6 +47,7 @@ KERNEL_MESSAGES: Mapping[str, str] = {
     "wait_for": "Waiting for {acting_seat}",
     "do": "{description}",
     "score": "Score: {points}",
+    "hint_used": "{seat} asked for a hint",
 }
 
 #: A colour per seat, the same for a seat in every game and on every screen (terminal and
