@@ -160,3 +160,29 @@ def test_a_seat_s_analysis_and_hints_read_nothing_it_could_not_see(game_id: str)
             )
             hinted += 1
     assert compared >= 3
+
+
+def test_a_learned_judgement_is_read_from_the_seat_s_view_of_each_world() -> None:
+    from necropolis.analysis.explain.judge import LearnedJudge, judge_for
+    from necropolis.bots.judgement import LearnedEvaluator
+    from tests.bots.test_judgement import fresh_network
+
+    game = load_game("luxor2001", players=2)
+    # No model is shipped for this count yet: the estimate judges.
+    assert isinstance(judge_for(game), EstimateJudge)
+    learned = LearnedEvaluator(game, fresh_network(game))
+    judge = LearnedJudge(learned)
+    record = _match("luxor2001", 2, seed=4)
+    states = list(record.states(load_game))
+    middle = states[len(states) // 2]
+    for seat in range(2):
+        worlds = [middle.resample(seat, random.Random(k)) for k in range(3)]
+        expected = learned.judge([SeatWindow(w, seat) for w in worlds]).chances[:, seat]
+        assert judge.chances(worlds, seat) == pytest.approx(list(expected))
+    assert judge.chances([states[-1]], 0) == [states[-1].returns()[0]]
+    analysis = analyse_states(states, record.actions, Depth(worlds=2), judge).to_json()
+    assert analysis["judge"] == learned.description
+    for seat in analysis["seats"]:
+        assert seat["decisions"] + seat["luck"] == pytest.approx(
+            seat["result"] - seat["start"], abs=2e-4
+        )

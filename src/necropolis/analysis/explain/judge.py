@@ -2,11 +2,13 @@
 
 The explanation of a match and the hints weigh positions by a chance to win, and that
 chance comes from one place: a :class:`Judge`, asked about a batch of worlds (whole
-states drawn from one seat's window, or such worlds a few actions on) for one seat. Until
-a game has a learned judgement of its own, :class:`EstimateJudge` answers with the
-game's :meth:`~necropolis.engine.protocol.State.estimate_returns`, the guess that the
-``hard`` level's search backs up when it cuts its rollouts short; :func:`judge_for` picks
-the judge of a game, so that a better one replaces it without a change anywhere else.
+states drawn from one seat's window, or such worlds a few actions on) for one seat.
+:func:`judge_for` picks a game's: its learned judgement where the game ships one for its
+player count (:func:`necropolis.bots.judgement.evaluator`, which reads only the seat's
+view of each world), else :class:`EstimateJudge`, the game's
+:meth:`~necropolis.engine.protocol.State.estimate_returns`, the guess that the ``hard``
+level's search backs up when it cuts its rollouts short. A better judgement replaces the
+estimate there, with no change anywhere else.
 """
 
 from __future__ import annotations
@@ -14,6 +16,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Protocol
 
+import numpy as np
+
+from necropolis.bots.judgement import LearnedEvaluator, encode_views, evaluator
 from necropolis.engine.protocol import Game, State
 
 
@@ -41,7 +46,36 @@ class EstimateJudge:
         return [world.estimate_returns()[seat] for world in worlds]
 
 
+class LearnedJudge:
+    """A learned judgement of each world from the seat's view of it (a finished world:
+    its true returns). A match that nobody wins counts as nothing, as in the returns."""
+
+    def __init__(self, learned: LearnedEvaluator) -> None:
+        self.learned = learned
+        self.name = learned.description
+
+    def chances(self, worlds: Sequence[State], seat: int) -> list[float]:
+        out = [0.0] * len(worlds)
+        views = []
+        pending = []
+        for i, world in enumerate(worlds):
+            if world.is_terminal():
+                out[i] = world.returns()[seat]
+            else:
+                views.append(world.view(seat))
+                pending.append(i)
+        if views:
+            probs, _ = self.learned.network.forward(encode_views(self.learned.features, views))
+            # The network lists the seats from the viewer on: the seat's own chance first.
+            for i, chance in zip(pending, np.asarray(probs[:, 0]), strict=True):
+                out[i] = float(chance)
+        return out
+
+
 def judge_for(game: Game) -> Judge:
-    """The judge of ``game``'s positions: its learned judgement once it has one, until
-    then its estimate."""
+    """The judge of ``game``'s positions: its shipped learned judgement where it has one
+    for the game's player count, else its estimate."""
+    found = evaluator(game)
+    if isinstance(found, LearnedEvaluator):
+        return LearnedJudge(found)
     return EstimateJudge()
