@@ -168,3 +168,24 @@ def test_a_generation_is_gated_and_its_model_decides_the_same_from_the_same_seed
     window = SeatWindow(state, state.current_player())
     choices = {model_bot(path).choose(window, random.Random(4)) for _ in range(3)}
     assert len(choices) == 1
+
+
+def test_matches_against_the_reference_replace_self_play_by_their_share(tmp_path: Path) -> None:
+    def trained(name: str, share: float) -> Trainer:
+        settings = Settings(
+            hidden=(8,),
+            round_matches=3,
+            replay_matches=3,
+            generation_matches=10**6,
+            reference="random",
+            reference_share=share,
+        )
+        trainer = Trainer("luxor2001", tmp_path / name, seed=7, settings=settings, say=quiet)
+        trainer.train(rounds=1)
+        return trainer
+
+    alone, mixed, again = trained("alone", 0.0), trained("mixed", 1.0), trained("again", 1.0)
+    assert any(
+        not np.array_equal(a, b) for a, b in zip(weights(alone), weights(mixed), strict=True)
+    )
+    assert all(np.array_equal(a, b) for a, b in zip(weights(mixed), weights(again), strict=True))

@@ -89,6 +89,11 @@ class Settings:
     #: ``epsilon`` too), so the judgement starts from play that knows the game rather
     #: than from a random model's; self-play takes over after them.
     warm_matches: int = 0
+    #: The share of the matches after the warm-up in which one seat (turn about) is the
+    #: reference bot instead of the model: self-play alone may settle into a way of playing
+    #: that only the model itself plays (in horus, both seats walking out at once), and
+    #: the positions of these matches show it what a strong opponent does.
+    reference_share: float = 0.0
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Settings:
@@ -153,10 +158,10 @@ class Exploring:
 
 
 def self_play(
-    game: Game, features: Features, bot: Player, seed: int, margin_scale: float
+    game: Game, features: Features, lineup: Sequence[Player], seed: int, margin_scale: float
 ) -> MatchData:
-    """One self-play match of ``bot`` in every seat; every seat's view recorded at each
-    real decision."""
+    """One match of ``lineup`` (a player a seat; self-play: the model in every seat),
+    every seat's view recorded at each real decision."""
     n = game.num_players
     chance = random.Random(seed)
     rngs = player_rngs(seed, n)
@@ -173,7 +178,7 @@ def self_play(
             for q in range(n):
                 rows.append(features.encode(state.view(q)))
                 seats.append(q)
-        state.apply_action(bot.choose(window, rngs[seat]))
+        state.apply_action(lineup[seat].choose(window, rngs[seat]))
     returns = state.returns()
     scores = state.scores()
     margins = []
@@ -371,14 +376,17 @@ class Trainer:
         run = self.run
         s = run.settings
         model = self.bot(s.epsilon)
+        n = s.players
         played = []
         for _ in range(s.round_matches):
             seed = match_seed(run.seed, run.matches)
-            bot: Player = model
+            lineup: list[Player] = [model] * n
             if run.matches < s.warm_matches:
-                bot = Exploring(make_bot(s.reference), s.epsilon)
+                lineup = [Exploring(make_bot(s.reference), s.epsilon)] * n
+            elif s.reference_share and random.Random(seed).random() < s.reference_share:
+                lineup[run.matches % n] = Exploring(make_bot(s.reference), s.epsilon)
             played.append(
-                self_play(self.game, self.features, bot, seed, self.features.margin_scale)
+                self_play(self.game, self.features, lineup, seed, self.features.margin_scale)
             )
             run.matches += 1
         return played

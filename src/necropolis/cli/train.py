@@ -58,6 +58,15 @@ def train(
         int,
         typer.Option("--warm", min=0, help="first matches played by the reference bot"),
     ] = 0,
+    reference_share: Annotated[
+        float,
+        typer.Option(
+            "--reference-share",
+            min=0.0,
+            max=1.0,
+            help="share of the self-play matches with the reference bot in one seat",
+        ),
+    ] = 0.0,
     epsilon: Annotated[
         float, typer.Option("--epsilon", min=0.0, max=1.0, help="random moves in self-play")
     ] = 0.05,
@@ -126,12 +135,14 @@ def train(
         gate_deals=gate_deals,
         reference_deals=reference_deals,
         warm_matches=warm,
+        reference_share=reference_share,
     )
     # What makes the same run again (how long it ran is not part of it).
     words = ["necropolis", "train", game_id, "--seed", str(seed), "--players", str(players)]
     words += ["--dir", str(run_folder), "--hidden", hidden]
     words += ["--generation-matches", str(generation), "--gate-deals", str(gate_deals)]
     words += ["--reference-deals", str(reference_deals), "--warm", str(warm)]
+    words += ["--reference-share", str(reference_share)]
     words += ["--epsilon", str(epsilon), "--lambda", str(lam)]
     command = shlex.join(words)
     log = run_folder / "progress.log"
