@@ -303,7 +303,7 @@ def whole_state(state: State) -> str:
     for name in ("game", "_history", "_sealed"):
         fields.pop(name, None)
     player = state.current_player()
-    who = {CHANCE: "chance", TERMINAL: "over"}.get(player, f"Player {player + 1} to act")
+    who = {CHANCE: "chance", TERMINAL: "over"}.get(player, f"seat {player} to act")
     lines = [
         f"{state.game.title} ({state.game.num_players()} players), move "
         f"{state.move_number()}, {who}"
