@@ -17,6 +17,7 @@ status is 1 if any does.
 
     .venv/bin/python scripts/same_play.py --reference main
     .venv/bin/python scripts/same_play.py --reference 07c3be4 --random 4 --heuristic 2
+    .venv/bin/python scripts/same_play.py --reference main --game luxor2001
 
 It takes minutes (the heuristic matches most of them); nothing is timed.
 """
@@ -48,16 +49,19 @@ def _plain(value: Any) -> Any:
 
 def _fields(state: Any) -> dict[str, Any]:
     names = {n for c in type(state).__mro__ for n in getattr(c, "__slots__", ())}
-    # the game is shared; luxor's ends_cache is a cache, set or not by who asked before
-    names -= {"game", "ends_cache"}
+    # the game is shared; luxor's ends_cache is a cache, set or not by who asked before;
+    # the events sink is None between actions (and absent before the rules emitted events)
+    names -= {"game", "ends_cache", "sink"}
     return {n: _plain(getattr(state, n)) for n in sorted(names) if hasattr(state, n)}
 
 
-def _configurations() -> list[tuple[str, dict[str, Any]]]:
+def _configurations(games: list[str] | None = None) -> list[tuple[str, dict[str, Any]]]:
     from necropolis.games import game_class, game_ids
 
     found = []
     for game_id in game_ids():
+        if games and game_id not in games:
+            continue
         cls = game_class(game_id)
         for players in range(cls.min_players, cls.max_players + 1):
             found.append((game_id, {"players": players}))
@@ -89,14 +93,16 @@ def _step_record(state: Any, seats: range, step: int) -> list[Any]:
     return record
 
 
-def digest(random_matches: int, heuristic_matches: int) -> dict[str, dict[str, Any]]:
+def digest(
+    random_matches: int, heuristic_matches: int, games: list[str] | None = None
+) -> dict[str, dict[str, Any]]:
     """Per configuration: the digest of everything and one line per step."""
     from necropolis.bots.ismcts import ISMCTSBot
     from necropolis.engine import CHANCE, SeatWindow
     from necropolis.games import load_game
 
     out: dict[str, dict[str, Any]] = {}
-    for game_id, options in _configurations():
+    for game_id, options in _configurations(games):
         game = load_game(game_id, **options)
         policy = game.heuristic_policy()
         seats = range(game.num_players)
@@ -152,10 +158,11 @@ def main() -> int:
     parser.add_argument("--reference", help="git revision to compare with (e.g. main)")
     parser.add_argument("--random", type=int, default=3, help="random matches per config")
     parser.add_argument("--heuristic", type=int, default=1, help="heuristic matches per config")
+    parser.add_argument("--game", action="append", help="only this game (repeatable)")
     parser.add_argument("--digest", help=argparse.SUPPRESS)  # internal: write digests here
     args = parser.parse_args()
     if args.digest:
-        Path(args.digest).write_text(json.dumps(digest(args.random, args.heuristic)))
+        Path(args.digest).write_text(json.dumps(digest(args.random, args.heuristic, args.game)))
         return 0
     if not args.reference:
         parser.error("--reference REV is needed")
@@ -169,6 +176,8 @@ def main() -> int:
             env = {**os.environ, "PYTHONPATH": str(path)}
             command = [sys.executable, __file__, "--digest", str(target)]
             command += ["--random", str(args.random), "--heuristic", str(args.heuristic)]
+            for game in args.game or ():
+                command += ["--game", game]
             print(f"playing ({name})…", flush=True)
             subprocess.run(command, check=True, env=env)
             sides[name] = json.loads(target.read_text())

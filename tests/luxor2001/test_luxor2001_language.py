@@ -1,8 +1,8 @@
 """The table language of luxor2001: log entries, prompts, descriptors, breakdowns, board.
 
-The narration replays each action's pair-scoring chain on a copy of the earlier state;
-these tests hold the replay to the rules (its pairs and its end state equal what the
-rules made), hold every text to what its seat may know (the same in every world the seat
+The rules emit what happened as events and the narration tells them; these tests hold
+the events to the rules (each pair formed on its cells, scored once, the pairs waiting
+what the view counts), hold every text to what its seat may know (the same in every world the seat
 cannot tell apart, the same whichever hidden chance outcome happened), and check the
 descriptors' promises (where a card falls, who a pair's sarcophagus goes to) by playing
 the action. The rulebook examples' entries are asserted in test_luxor2001_rulebook.py
@@ -21,9 +21,11 @@ import pytest
 from rich.text import Text
 
 from necropolis.engine import CHANCE, sample_chance
+from necropolis.engine.events import Event, event_data, seen_by
 from necropolis.engine.frozen import replaced
 from necropolis.games import load_game
-from necropolis.games.luxor2001 import LuxorState, narration, rules
+from necropolis.games.luxor2001 import LuxorState, rules
+from necropolis.games.luxor2001 import events as ev
 from necropolis.games.luxor2001.components import (
     ANIMALS,
     CARDS,
@@ -67,50 +69,88 @@ def matches() -> Iterator[tuple[int, int, dict[str, bool]]]:
             yield players, 10 * k + players, options
 
 
-# --- the replay follows the rules ---------------------------------------------------------------
+# --- the rules' events --------------------------------------------------------------------------
 
 
 @pytest.mark.parametrize("options", VARIANTS)
-def test_pair_cells_are_the_rules_pairs(options: dict[str, bool]) -> None:
+def test_every_pair_formed_is_told_on_its_cells_and_scored_once(options: dict[str, bool]) -> None:
+    """An insertion's events name each pair the rule formed with its two cells (one of
+    them on the new card, both showing the pair's animal, alike in facing as the pair
+    says); the pairs scored afterwards are exactly those, each once, before the draw; and
+    whenever pairs wait, the events list the ones the view still counts."""
+    insertions = waits = 0
     for players in (2, 3, 4):
+        formed: list[tuple[int, bool, tuple[int, int]]] = []
         for state, action in steps(players, players, **options):
-            if state.phase != rules.INSERT:
-                continue
             after = state.clone()
-            after.apply_action(action)
-            bottom = after.last_cells
-            wall = after.wall
-            if after.sphinx:
-                tokens = rules.sphinx_pairs(wall, bottom, bottom + SHAFTS)
+            happened = after.apply_events(action)
+            if state.phase == rules.INSERT:
+                insertions += 1
+                assert not formed
+                (inserted,) = [e for e in happened if isinstance(e, ev.CardInserted)]
+                bottom = inserted.bottom
+                assert bottom == after.last_cells
+                formed = [
+                    (e.animal, e.same, e.cells) for e in happened if isinstance(e, ev.PairFormed)
+                ]
+                assert inserted.pairs == len(formed)
+                assert sorted(2 * a + s for a, s, _ in formed) == sorted(
+                    rules.pairs(after.wall, bottom, after.sphinx)
+                )
+                for animal, same, (x, y) in formed:
+                    wall = after.wall
+                    assert wall[x] >> 1 == wall[y] >> 1 == animal
+                    assert {x, y} & {bottom, bottom + SHAFTS}
+                    if not after.sphinx:
+                        assert x != y and abs(x % SHAFTS - y % SHAFTS) <= 1
+                        assert abs(x // SHAFTS - y // SHAFTS) <= 1
+                    assert (wall[x] == wall[y]) == same
+            for e in happened:
+                if isinstance(e, ev.PairScored):
+                    formed.remove((e.animal, e.same, e.cells))
+                    assert e.seat == state.player
+            waiting = [e for e in happened if isinstance(e, ev.PairsWaiting)]
+            if after.tokens:
+                (wait,) = waiting
+                waits += 1
+                assert (
+                    sorted(2 * a + s for a, s, _, _ in wait.pairs) == after.view(0)["pairs_pending"]
+                )
+                assert sorted((a, s, (x, y)) for a, s, x, y in wait.pairs) == sorted(formed)
             else:
-                tokens = rules.adjacent_pairs(wall, bottom, bottom + SHAFTS)
-            cells = narration.pair_cells(wall, bottom, bottom + SHAFTS, after.sphinx)
-            assert [t for t, _, _ in cells] == tokens
-            for token, a, b in cells:
-                # both cells show the pair's animal, one of them a cell of the new card
-                assert wall[a] >> 1 == wall[b] >> 1 == token >> 1
-                assert bottom in (a, b) or bottom + SHAFTS in (a, b)
-                assert (wall[a] == wall[b]) == (token & 1 == 1)
+                assert not waiting
+            if after.phase in (rules.DRAW, rules.INSERT, rules.FINAL, rules.END):
+                assert not formed  # all scored before the draw
+    assert insertions > 100 and waits > 10
 
 
-def test_the_replay_ends_where_the_rules_did() -> None:
-    replays = 0
-    for players, seed, options in matches():
-        for state, action in steps(players, seed, **options):
-            before = state.clone()
-            after = state.clone()
-            after.apply_action(action)
-            replay = narration._replay(before, after, action)
-            if replay is None:
-                continue
-            replays += 1
-            got = replay.st
-            for field in ("occupant", "res_supply", "scarabs", "scarab_supply", "placed_now"):
-                assert getattr(got, field) == getattr(after, field), field
-            assert got.tokens == after.tokens and got.pending == after.pending
-            if after.phase in (rules.ORDER, rules.RELOCATE, rules.OPEN):
-                assert got.phase == after.phase
-    assert replays > 500
+def test_no_event_is_made_without_a_sink() -> None:
+    """A state applying actions as a search does (no sink) builds no event: the rules'
+    event classes are never called."""
+    built = 0
+
+    def count(*args: Any, **kwargs: Any) -> None:
+        nonlocal built
+        built += 1
+
+    classes = [
+        c
+        for c in vars(ev).values()
+        if isinstance(c, type) and issubclass(c, Event) and c is not Event
+    ]
+    originals = {c: c.__init__ for c in classes}
+    try:
+        for c in classes:
+            c.__init__ = count  # type: ignore[misc]
+        for state, _ in steps(3, 5, curse=True):
+            assert state.sink is None
+        assert built == 0
+        state = new_state(3)
+        state.apply_events(state.chance_outcomes()[0][0])
+        assert built == 1  # the same rules with a sink do build them
+    finally:
+        for c, init in originals.items():
+            c.__init__ = init  # type: ignore[misc]
 
 
 def test_every_pair_of_an_insertion_has_one_entry() -> None:
@@ -189,10 +229,13 @@ def test_a_hidden_outcome_reads_the_same_whichever_it_was(options: dict[str, boo
         outcomes = [a for a, _ in state.chance_outcomes()]
         for viewer in [*range(state.n), None]:
             texts = set()
+            told = set()
             for outcome in outcomes:
                 after = state.clone()
-                after.apply_action(outcome)
+                happened = after.apply_events(outcome)
                 texts.add(json.dumps(after.narrate(state, outcome, viewer), sort_keys=True))
+                told.add(json.dumps([event_data(e) for e in seen_by(happened, viewer)]))
+            assert len(told) == len(texts)  # the events say what the log says, no more
             if viewer == knower and len(outcomes) > 1:
                 assert len(texts) > 1  # the seat that sees it does learn it: the test can fail
             elif viewer != knower:
@@ -211,13 +254,16 @@ def test_the_curse_gift_is_told_in_full_to_the_seats_that_know_it() -> None:
                 if state.phase not in (rules.WINDOW, rules.GIVE):
                     continue
                 after = state.clone()
-                after.apply_action(action)
+                happened = after.apply_events(action)
                 for viewer in [*range(players), None]:
                     entries = after.narrate(state, action, viewer)
                     gifts = [e for e in entries if e["kind"].startswith("sarcophagus_given")]
                     if not gifts:
                         continue
                     (gift,) = gifts
+                    (given,) = [
+                        e for e in seen_by(happened, viewer) if isinstance(e, ev.SarcophagusGiven)
+                    ]
                     # The sarcophagus as the viewer's view shows it where it went: with its
                     # points (known) or without.
                     drawer = state.player
@@ -234,6 +280,7 @@ def test_the_curse_gift_is_told_in_full_to_the_seats_that_know_it() -> None:
                         "sarcophagus_given" if knows else "sarcophagus_given_hidden"
                     )
                     assert ("points" in gift["params"]) == knows
+                    assert (given.value is not None) == knows
                     seen += 1
     assert seen > 0
 

@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Protocol, TypeVar
 from necropolis.engine import language
 from necropolis.engine.balance import MatchFacts, Variant
 from necropolis.engine.errors import HiddenHistoryError, IllegalActionError
+from necropolis.engine.events import Event
 from necropolis.engine.language import ActionInfo, LogEntry, Prompt, SeatScore
 from necropolis.engine.options import Option, OptionValue, players_option, resolve_options
 
@@ -46,6 +47,8 @@ if TYPE_CHECKING:
 
 View = dict[str, Any]
 S = TypeVar("S", bound="State")
+#: What a game's narration makes of one event for a log: ``(kind, seat, params)``.
+Told = tuple[str, int | None, dict[str, Any]]
 
 
 class PlayerCount(int):
@@ -291,6 +294,18 @@ class Game(ABC):
         """The English text of the message ``kind`` with ``params``, written for ``viewer``."""
         return language.message(self.messages, kind, params, viewer)
 
+    def narrate_event(self, event: Event) -> list[Told]:
+        """The log entries (``(kind, seat, params)``) that ``event``, already as a viewer
+        may know it (:meth:`Event.seen_by <necropolis.engine.events.Event.seen_by>`), makes
+        in that viewer's log: the game's narration. A game whose rules emit no events
+        leaves it alone, and its log tells each action by :meth:`State.describe_action`.
+        """
+        raise NotImplementedError(f"{self.id} narrates no events")
+
+    def tells_events(self) -> bool:
+        """Whether the game's log is its rules' events, narrated by :meth:`narrate_event`."""
+        return type(self).narrate_event is not Game.narrate_event
+
     def render_view(self, view: View) -> str:
         """Text for a terminal showing ``view``; games override with a readable board."""
         import json
@@ -311,7 +326,7 @@ class Game(ABC):
 class State(ABC):
     """One position of a match. Subclasses keep plain slotted fields and clone by hand."""
 
-    __slots__ = ("_history", "_sealed", "game")
+    __slots__ = ("_history", "_sealed", "game", "sink")
 
     def __init__(self, game: Game) -> None:
         self.game = game
@@ -319,6 +334,9 @@ class State(ABC):
         #: How many actions, applied before ``_history``'s first, this state does not carry:
         #: 0, or for a determinization the move it was sampled at.
         self._sealed = 0
+        #: Where the rules append the events of the action being applied
+        #: (:mod:`necropolis.engine.events`); None, as in every search, when nobody asked.
+        self.sink: list[Event] | None = None
 
     # --- whose move -------------------------------------------------------------------
 
@@ -391,6 +409,18 @@ class State(ABC):
             )
         self._apply(action)
         self._history.append(action)
+
+    def apply_events(self, action: int) -> list[Event]:
+        """Play ``action`` as :meth:`apply_action` does, and return the events its rules
+        emitted on the way (the whole truth: redact each with ``Event.seen_by`` before it
+        leaves for a viewer)."""
+        sink: list[Event] = []
+        self.sink = sink
+        try:
+            self.apply_action(action)
+        finally:
+            self.sink = None
+        return sink
 
     def apply_legal_action(self, action: int) -> None:
         """Play an action the caller has just taken from this very state's legal actions
@@ -536,13 +566,28 @@ class State(ABC):
         for ``viewer`` (a seat, or None for a spectator): one per event, each only as much
         as ``viewer`` may know.
 
-        The default is one entry per action from :meth:`describe_action`; games override
-        it with their events.
+        A game whose rules emit events (:meth:`Game.tells_events`) replays ``action`` on a
+        copy of ``before`` to collect them and narrates each as ``viewer`` may know it;
+        otherwise the entry is one per action, from :meth:`describe_action`.
         """
+        if self.game.tells_events():
+            return self.entries(before.move_number(), before.clone().apply_events(action), viewer)
         seat = before.current_player()
         kind = "chance" if seat == CHANCE else "action"
         params = {"description": before.describe_action(action, viewer)}
         return [self.entry(before.move_number(), kind, seat if seat >= 0 else None, params, viewer)]
+
+    def entries(self, index: int, events: list[Event], viewer: int | None) -> list[LogEntry]:
+        """The log entries of ``events`` (the whole truth of action ``index``) for ``viewer``:
+        each event redacted for it (:meth:`Event.seen_by`), then narrated by the game."""
+        out: list[LogEntry] = []
+        narrate = self.game.narrate_event
+        for event in events:
+            seen = event.seen_by(viewer)
+            if seen is not None:
+                for kind, seat, params in narrate(seen):
+                    out.append(self.entry(index, kind, seat, params, viewer))
+        return out
 
     def entry(
         self, index: int, kind: str, seat: int | None, params: dict[str, Any], viewer: int | None
@@ -561,6 +606,11 @@ class State(ABC):
         history = self.history()
         state = self.game.new_initial_state()
         entries: list[LogEntry] = []
+        if self.game.tells_events():
+            for action in history:
+                index = state.move_number()
+                entries.extend(state.entries(index, state.apply_events(action), seat))
+            return entries
         for action in history:
             before = state.clone()
             state.apply_action(action)
@@ -658,6 +708,7 @@ class State(ABC):
         new.game = self.game
         new._history = self._history.copy() if history else []
         new._sealed = self._sealed
+        new.sink = None
         return new
 
     @abstractmethod

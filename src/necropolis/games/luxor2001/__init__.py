@@ -14,8 +14,9 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from necropolis.engine.balance import MatchFacts, Variant
 from necropolis.engine.errors import OptionError
+from necropolis.engine.events import Event
 from necropolis.engine.options import Option
-from necropolis.engine.protocol import Game, State, View
+from necropolis.engine.protocol import Game, State, Told, View
 from necropolis.games.luxor2001 import layout, narration, rules, text, view
 from necropolis.games.luxor2001.components import (
     ANIMALS,
@@ -103,6 +104,9 @@ class Luxor2001Game(Game):
 
     def encode_view(self, v: View) -> list[float]:
         return view.encode_view(v)
+
+    def narrate_event(self, event: Event) -> list[Told]:
+        return narration.narrate_event(event)
 
     def render_view(self, v: View) -> str:
         return text.render_view(v)

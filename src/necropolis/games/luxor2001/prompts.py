@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from necropolis.engine.events import Event
 from necropolis.engine.language import ActionInfo, Prompt
 from necropolis.engine.protocol import CHANCE
 from necropolis.games.luxor2001 import rules
@@ -32,7 +33,8 @@ from necropolis.games.luxor2001.components import (
     VALUE_EYES,
     VALUE_POINTS,
 )
-from necropolis.games.luxor2001.narration import FACING, NO_PHASE, card_params, pair_cells
+from necropolis.games.luxor2001.events import PairScored, SarcophagusUnsealed
+from necropolis.games.luxor2001.narration import FACING, card_params
 
 if TYPE_CHECKING:
     from necropolis.games.luxor2001.state import LuxorState
@@ -73,6 +75,20 @@ def _pillar(st: LuxorState, animal: int) -> str:
     return f"pillar:{st.pillar_order.index(animal)}"
 
 
+def _opening(happened: list[Event]) -> SarcophagusUnsealed | None:
+    """The sarcophagus the first pair scored in ``happened`` unseals, if it does (later
+    pairs, scored on their own once the order no longer matters, are not its doing)."""
+    scored = 0
+    for event in happened:
+        if isinstance(event, PairScored):
+            scored += 1
+            if scored > 1:
+                break
+        elif isinstance(event, SarcophagusUnsealed):
+            return event
+    return None
+
+
 def action_info(st: LuxorState, action: int) -> ActionInfo:
     """The descriptor of ``action``, legal now, for the seat that may take it."""
     if st.current_player() == CHANCE or not st.is_legal(action):
@@ -94,7 +110,7 @@ def action_info(st: LuxorState, action: int) -> ActionInfo:
             "shaft": shaft + 1,
             "row": 2 * level + 1,
             "row_top": 2 * level + 2,
-            "pairs": len(pair_cells(wall, bottom, bottom + SHAFTS, st.sphinx)),
+            "pairs": len(rules.pairs(wall, bottom, st.sphinx)),
         }
         targets = [f"hand:{sorted(st.hands[seat]).index(card)}", f"shaft:{shaft}"]
     elif phase == rules.ORDER:
@@ -102,13 +118,10 @@ def action_info(st: LuxorState, action: int) -> ActionInfo:
         animal = token >> 1
         params = {"animal": ANIMALS[animal], "facing": FACING[token & 1]}
         kind = "score_same" if token & 1 == SAME else "score_different"
-        trial = st.clone()
-        trial.tokens.remove(token)
-        trial.phase = NO_PHASE
-        rules._score(trial, token)
-        if trial.phase == rules.OPEN:  # the scarab it places is the pillar's third
+        opening = _opening(st.clone().apply_events(action))
+        if opening is not None:  # the scarab it places is the pillar's third
             kind += "_opens"
-            params["owner_seat"] = trial.open_for
+            params["owner_seat"] = opening.seat
         targets = [_pillar(st, animal)]
     elif phase == rules.RELOCATE:
         animal = st.pending >> 1

@@ -9,6 +9,11 @@ of a sarcophagus that a third scarab opened); then the mover draws (in the curse
 a curse card may interrupt with a race window). When the wall is full each seat in turn
 may move scarabs between its own pillars, then the match ends. Every function here takes
 the state and changes it in place; they are only ever called with legal actions.
+
+While they apply an action for someone who asked (``state.sink`` set), they append what
+happened to the sink as the events of :mod:`.events`: the log, the page's marks and the
+end-of-game statistics read those, so every rule here is worked out here alone. In a
+search the sink is None and each ``if sink is not None`` is all the events cost.
 """
 
 from __future__ import annotations
@@ -17,6 +22,7 @@ from typing import TYPE_CHECKING
 
 from necropolis.engine.frozen import added, removed, replaced
 from necropolis.engine.protocol import CHANCE, TERMINAL
+from necropolis.games.luxor2001 import events as ev
 from necropolis.games.luxor2001.components import (
     CARD_BOTTOM_CODE,
     CARD_TOP_CODE,
@@ -51,11 +57,13 @@ from necropolis.games.luxor2001.components import (
     STACK_HEIGHT,
     STAY,
     TRIPLES,
+    VALUE_EYES,
     VALUES_OF_EYES,
     WALL_CARDS,
 )
 
 if TYPE_CHECKING:
+    from necropolis.engine.events import Event
     from necropolis.games.luxor2001.state import LuxorState
 
 # Phases. Chance phases: PHARAOH, DEAL, OPEN, DRAW, BACK, CURSE.
@@ -285,31 +293,38 @@ def apply(st: LuxorState, action: int) -> None:
     elif phase == DRAW:
         _draw(st, action - CH_CARD)
     elif phase == ORDER:
-        token = action - ORDER_BASE
-        st.tokens.remove(token)
-        if _score(st, token):
+        if _score_next(st, action - ORDER_BASE):
             resume_tokens(st)
     elif phase == OPEN:
         _open(st, action - CH_VALUE)
     elif phase == RELOCATE:
         token, st.pending = st.pending, -1
+        animal = token >> 1
         if action == STAY:
             # The researcher part of the pair lapses. A same-facing pair still gives its
             # scarab where someone else's researcher stands (a swap declined); at a free
             # pillar it gives none, since in every rule a scarab goes only where a
             # researcher stands, and the third one opens a sarcophagus for that researcher.
-            animal = token >> 1
-            same = token & 1 == SAME
-            done = _place_scarab(st, animal) if same and st.occupant[animal] >= 0 else True
+            if st.sink is not None:
+                st.sink.append(ev.ResearchersKept(st.player, animal))
+            if token & 1 == SAME and st.occupant[animal] >= 0:
+                done = _place_scarab(st, animal)
+            else:
+                if st.sink is not None:
+                    st.sink.append(ev.PairLapsed(animal))
+                done = True
         else:
-            st.occupant[action - RELOCATE_BASE] = -1
+            source = action - RELOCATE_BASE
+            st.occupant[source] = -1
             st.res_supply[st.player] += 1
-            done = _score(st, token)
+            done = _score(st, token, source)
         if done:
             resume_tokens(st)
     elif phase == DEAL:
         _deal(st, action - CH_CARD)
     elif phase == PHARAOH:
+        if st.sink is not None:
+            st.sink.append(ev.PharaohDealt(st.deal_k, action - CH_PHARAOH))
         st.pharaoh = replaced(st.pharaoh, st.deal_k, action - CH_PHARAOH)
         st.deal_k += 1
         if st.deal_k == st.n:
@@ -317,6 +332,8 @@ def apply(st: LuxorState, action: int) -> None:
             st.phase = DEAL
     elif phase == BACK:
         st.back = action - CH_BACK
+        if st.sink is not None:
+            st.sink.append(ev.BackShown(st.back))
         if st.need_card:
             _start_draw(st)
         elif st.inserted == 0:
@@ -328,10 +345,16 @@ def apply(st: LuxorState, action: int) -> None:
     elif phase == WINDOW:
         if action >= PASS_BASE:
             st.passed |= 1 << (action - PASS_BASE)
+            if st.sink is not None:
+                st.sink.append(ev.CursePassed(action - PASS_BASE))
             if st.passed == (1 << st.n) - 1:
+                if st.sink is not None:
+                    st.sink.append(ev.CurseLapsed())
                 _end_curse(st)
         else:
-            st.victim = (action - CLAIM_BASE) % 4
+            claimant, st.victim = divmod(action - CLAIM_BASE, 4)
+            if st.sink is not None:
+                st.sink.append(ev.CurseClaimed(claimant, st.victim))
             held = st.held[st.victim]
             # Asked whenever it holds more than one: skipping the question when all its
             # values are equal would tell the table something only the victim knows.
@@ -343,9 +366,13 @@ def apply(st: LuxorState, action: int) -> None:
         give_sarcophagus(st, action - GIVE_BASE)
     elif phase == FINAL:
         if action == DONE:
+            if st.sink is not None:
+                st.sink.append(ev.StoppedMoving(st.final_seat))
             _next_final_seat(st)
         else:
             x, y = divmod(action - MOVE_BASE, NUM_ANIMALS)
+            if st.sink is not None:
+                st.sink.append(ev.ScarabMoved(st.final_seat, x, y))
             st.scarabs[x] -= 1
             st.scarabs[y] += 1
             st.src_mask |= 1 << x
@@ -353,12 +380,16 @@ def apply(st: LuxorState, action: int) -> None:
             if st.scarabs[y] == MAX_SCARABS_AT_PILLAR and st.stack[y] > 0:
                 _start_open(st, y, RESUME_FINAL)
             else:
-                _final_continue(st)
+                _final_continue(st, False)
+    if st.sink is not None and st.tokens:
+        st.sink.append(ev.PairsWaiting(st.player, _waiting_pairs(st)))
 
 
 def _deal(st: LuxorState, card: int) -> None:
     st.pile.remove(card)
     st.hands[st.deal_k % st.n].append(card)
+    if st.sink is not None:
+        st.sink.append(ev.CardDealt(st.deal_k % st.n, card))
     if st.curse:
         st.pile1 -= 1
     st.deal_k += 1
@@ -381,12 +412,34 @@ def _insert(st: LuxorState, card: int, shaft: int) -> None:
     wall[top] = tcode
     st.last_cells = bottom
     st.placed_now = [0] * NUM_ANIMALS
-    st.tokens = sphinx_pairs(wall, bottom, top) if st.sphinx else adjacent_pairs(wall, bottom, top)
+    sink = st.sink
+    if sink is None:
+        st.tokens = pairs(wall, bottom, st.sphinx)
+    else:
+        cells: list[tuple[int, int]] = []
+        st.tokens = pairs(wall, bottom, st.sphinx, cells)
+        sink.append(ev.CardInserted(st.player, card, shaft, level, bottom, len(st.tokens)))
+        for token, two in zip(st.tokens, cells, strict=True):
+            sink.append(ev.PairFormed(token >> 1, token & 1 == SAME, two))
     st.need_card = st.inserted < WALL_CARDS
     resume_tokens(st)
 
 
-def adjacent_pairs(wall: list[int], bottom: int, top: int) -> list[int]:
+def pairs(
+    wall: list[int], bottom: int, sphinx: bool, cells: list[tuple[int, int]] | None = None
+) -> list[int]:
+    """Tokens (animal * 2 + kind) of the pairs the card whose lower half is at ``bottom``
+    formed on ``wall``, in the variant's way; with ``cells``, the two cells of each pair
+    are appended to it in the same order."""
+    top = bottom + SHAFTS
+    if sphinx:
+        return sphinx_pairs(wall, bottom, top, cells)
+    return adjacent_pairs(wall, bottom, top, cells)
+
+
+def adjacent_pairs(
+    wall: list[int], bottom: int, top: int, cells: list[tuple[int, int]] | None = None
+) -> list[int]:
     """Tokens (animal * 2 + kind) of the new adjacent pairs: each touches a new cell."""
     tokens = []
     for cell, other in ((bottom, top), (top, bottom)):
@@ -397,13 +450,19 @@ def adjacent_pairs(wall: list[int], bottom: int, top: int) -> list[int]:
                 v = wall[nb]
                 if v >= 0 and v >> 1 == animal:
                     tokens.append(2 * animal + (SAME if v == code else DIFFERENT))
+                    if cells is not None:
+                        cells.append((cell, nb))
     b, t = wall[bottom], wall[top]
     if b >> 1 == t >> 1:  # a card showing the same animal twice pairs with itself
         tokens.append(b - (b & 1) + (SAME if b == t else DIFFERENT))
+        if cells is not None:
+            cells.append((bottom, top))
     return tokens
 
 
-def sphinx_pairs(wall: list[int], bottom: int, top: int) -> list[int]:
+def sphinx_pairs(
+    wall: list[int], bottom: int, top: int, cells: list[tuple[int, int]] | None = None
+) -> list[int]:
     """Tokens of the Sphinx variant: an animal's second appearance in a line pairs.
 
     For each line through a new cell and each animal the new card brought into it: if the
@@ -415,11 +474,40 @@ def sphinx_pairs(wall: list[int], bottom: int, top: int) -> list[int]:
         line = LINES[line_id]
         added = [c for c in (bottom, top) if c in line]
         for animal in {wall[c] >> 1 for c in added}:
-            codes = [wall[c] for c in line if wall[c] >= 0 and wall[c] >> 1 == animal]
+            found = [c for c in line if wall[c] >= 0 and wall[c] >> 1 == animal]
             new = sum(1 for c in added if wall[c] >> 1 == animal)
-            if len(codes) == 2 and len(codes) - new < 2:
-                tokens.append(2 * animal + (SAME if codes[0] == codes[1] else DIFFERENT))
+            if len(found) == 2 and len(found) - new < 2:
+                first, second = found
+                tokens.append(2 * animal + (SAME if wall[first] == wall[second] else DIFFERENT))
+                if cells is not None:
+                    cells.append((first, second))
     return tokens
+
+
+def _pairs_with_cells(st: LuxorState) -> list[tuple[int, tuple[int, int]]]:
+    """Every pair the last insertion formed, ``(token, cells)`` (for events only)."""
+    cells: list[tuple[int, int]] = []
+    tokens = pairs(st.wall, st.last_cells, st.sphinx, cells)
+    return list(zip(tokens, cells, strict=True))
+
+
+def _scored_cells(st: LuxorState, token: int) -> tuple[int, int]:
+    """The cells of the pair ``token`` that scores now (just taken from ``st.tokens``):
+    pairs of one token are alike, so the k-th of them to score takes the k-th one's cells."""
+    alike = [two for t, two in _pairs_with_cells(st) if t == token]
+    return alike[len(alike) - st.tokens.count(token) - 1]
+
+
+def _waiting_pairs(st: LuxorState) -> tuple[tuple[int, bool, int, int], ...]:
+    """The pairs still to score, ``(animal, same, cell, cell)``, as :func:`_scored_cells`
+    assigns cells (the last ones of each token are the ones left)."""
+    formed = _pairs_with_cells(st)
+    out = []
+    for token in sorted(set(st.tokens)):
+        alike = [two for t, two in formed if t == token]
+        for a, b in alike[len(alike) - st.tokens.count(token) :]:
+            out.append((token >> 1, token & 1 == SAME, a, b))
+    return tuple(out)
 
 
 def order_matters(st: LuxorState) -> bool:
@@ -459,28 +547,38 @@ def resume_tokens(st: LuxorState) -> None:
         if order_matters(st):
             st.phase = ORDER
             return
-        token = min(st.tokens)
-        st.tokens.remove(token)
-        if not _score(st, token):
+        if not _score_next(st, min(st.tokens)):
             return
     _end_of_insertion(st)
 
 
-def _score(st: LuxorState, token: int) -> bool:
-    """Score one pair; False if it stopped for a decision or chance event."""
+def _score_next(st: LuxorState, token: int) -> bool:
+    """Take the pending pair ``token`` and score it; False if it stopped for a decision
+    or chance event."""
+    st.tokens.remove(token)
+    if st.sink is not None:
+        st.sink.append(
+            ev.PairScored(st.player, token >> 1, token & 1 == SAME, _scored_cells(st, token))
+        )
+    return _score(st, token)
+
+
+def _score(st: LuxorState, token: int, source: int = -1) -> bool:
+    """Score one pair; False if it stopped for a decision or chance event. ``source``:
+    the pillar the mover's researcher has just been taken from for it (-1: none)."""
     animal, kind = token >> 1, token & 1
     p = st.player
     occ = st.occupant[animal]
     if kind == DIFFERENT:
         if occ != -1:
             return _place_scarab(st, animal)
-        return _place_researcher(st, animal, token)
-    if occ != p and not _place_researcher(st, animal, token):
+        return _place_researcher(st, animal, token, source)
+    if occ != p and not _place_researcher(st, animal, token, source):
         return False
     return _place_scarab(st, animal)
 
 
-def _place_researcher(st: LuxorState, animal: int, token: int) -> bool:
+def _place_researcher(st: LuxorState, animal: int, token: int, source: int) -> bool:
     p = st.player
     if st.res_supply[p] == 0:
         # With none in supply the player may bring one of their own from another pillar
@@ -493,6 +591,8 @@ def _place_researcher(st: LuxorState, animal: int, token: int) -> bool:
         st.res_supply[occ] += 1  # the displaced researcher goes home
     st.occupant[animal] = p
     st.res_supply[p] -= 1
+    if st.sink is not None:
+        st.sink.append(ev.ResearcherPlaced(p, animal, source, occ))
     return True
 
 
@@ -509,10 +609,20 @@ def scarab_fits(st: LuxorState, animal: int) -> bool:
 
 def _place_scarab(st: LuxorState, animal: int) -> bool:
     if not scarab_fits(st, animal):
+        if st.sink is not None:
+            if st.placed_now[animal] >= MAX_SCARABS_PER_INSERTION:
+                reason = ev.SCARAB_LIMIT
+            elif st.scarabs[animal] >= MAX_SCARABS_AT_PILLAR:
+                reason = ev.SCARABS_FULL
+            else:
+                reason = ev.SLAB_EMPTY
+            st.sink.append(ev.ScarabWithheld(animal, reason))
         return True
     st.scarabs[animal] += 1
     st.scarab_supply -= 1
     st.placed_now[animal] += 1
+    if st.sink is not None:
+        st.sink.append(ev.ScarabPlaced(st.player, animal, st.scarabs[animal]))
     if st.scarabs[animal] == MAX_SCARABS_AT_PILLAR and st.stack[animal] > 0:
         _start_open(st, animal, RESUME_TOKENS)
         return False
@@ -524,10 +634,15 @@ def _start_open(st: LuxorState, animal: int, resume: int) -> None:
     st.open_for = st.occupant[animal]
     st.resume = resume
     st.phase = OPEN
+    if st.sink is not None:
+        eyes = STACK_HEIGHT + 1 - st.stack[animal]
+        st.sink.append(ev.SarcophagusUnsealed(st.open_for, animal, eyes))
 
 
 def _open(st: LuxorState, value: int) -> None:
     a = st.open_pillar
+    if st.sink is not None:
+        st.sink.append(ev.SarcophagusOpened(st.open_for, a, VALUE_EYES[value], value))
     st.value_pool = added(st.value_pool, value, -1)
     st.stack = added(st.stack, a, -1)
     seat = st.open_for
@@ -539,7 +654,7 @@ def _open(st: LuxorState, value: int) -> None:
     if st.resume == RESUME_TOKENS:
         resume_tokens(st)
     else:
-        _final_continue(st)
+        _final_continue(st, False)
 
 
 def _end_of_insertion(st: LuxorState) -> None:
@@ -548,7 +663,9 @@ def _end_of_insertion(st: LuxorState) -> None:
         st.final_seat = (st.player + 1) % st.n
         st.src_mask = st.dst_mask = 0
         st.phase = FINAL
-        _final_continue(st)
+        if st.sink is not None:
+            st.sink.append(ev.FinalMovesBegin(st.final_seat))
+        _final_continue(st, True)
     else:
         _start_draw(st)
 
@@ -559,7 +676,7 @@ def _start_draw(st: LuxorState) -> None:
         if st.pile:
             st.phase = DRAW
         else:
-            _next_turn(st)
+            _next_turn_undrawn(st)
     elif st.pile1 > 0 or st.back == 0:
         st.phase = DRAW
     elif st.back == 1:
@@ -567,12 +684,22 @@ def _start_draw(st: LuxorState) -> None:
     elif pile2_size(st) > 0:
         st.phase = BACK
     else:
-        _next_turn(st)
+        _next_turn_undrawn(st)
+
+
+def _next_turn_undrawn(st: LuxorState) -> None:
+    """Nothing is left to draw: the turn passes without a card."""
+    mover = st.player
+    _next_turn(st)
+    if st.sink is not None and st.player != mover:
+        st.sink.append(ev.NoCardDrawn(mover))
 
 
 def _draw(st: LuxorState, card: int) -> None:
     st.pile.remove(card)
     st.hands[st.player].append(card)
+    if st.sink is not None:
+        st.sink.append(ev.CardDrawn(st.player, card))
     st.need_card = False
     if st.curse:
         if st.pile1 > 0:
@@ -599,10 +726,19 @@ def _reveal_curse(st: LuxorState, curse: int) -> None:
     st.curses_out = (*st.curses_out, curse)
     st.curse_card = curse
     st.back = -1
-    if curse_victims(st) and curse_found(st):
+    sink = st.sink
+    if sink is not None:
+        sink.append(ev.CurseRevealed(st.player, curse))
+    victims = curse_victims(st)
+    if victims and curse_found(st):
         st.passed = 0
         st.phase = WINDOW
+        if sink is not None:
+            sink.append(ev.CurseJudged(st.player, ev.CURSE_WINDOW))
     else:
+        if sink is not None:
+            outcome = ev.CURSE_HARMLESS if victims else ev.CURSE_NO_VICTIM
+            sink.append(ev.CurseJudged(st.player, outcome))
         _end_curse(st)
 
 
@@ -610,6 +746,9 @@ def give_sarcophagus(st: LuxorState, value: int) -> None:
     """The cursed seat hands a sarcophagus of ``value`` to the seat that drew the curse."""
     held = st.held[st.victim]
     code = next(c for c in held if c & 7 == value)
+    if st.sink is not None:
+        gift = ev.SarcophagusGiven(st.victim, st.player, VALUE_EYES[value], value, code >> 3)
+        st.sink.append(gift)
     st.held = replaced(st.held, st.victim, removed(held, code))
     mine = (*st.held[st.player], code | (1 << st.player) << 3)  # the new holder looks at it
     st.held = replaced(st.held, st.player, mine)
@@ -634,8 +773,12 @@ def _next_turn(st: LuxorState) -> None:
     raise AssertionError("no seat holds a card while the wall has room")  # 49 cards > 40
 
 
-def _final_continue(st: LuxorState) -> None:
+def _final_continue(st: LuxorState, starting: bool) -> None:
+    """The final seat goes on moving scarabs, or is done when it has no move left
+    (``starting``: it has just come to move, so it had none at all)."""
     if not final_moves(st):
+        if st.sink is not None:
+            st.sink.append(ev.NoScarabMoves(st.final_seat, not starting))
         _next_final_seat(st)
     else:
         st.phase = FINAL
@@ -647,9 +790,26 @@ def _next_final_seat(st: LuxorState) -> None:
     if st.final_k >= st.n:
         st.phase = END
         st.final_seat = -1
+        if st.sink is not None:
+            _the_end(st, st.sink)
         return
     st.final_seat = (st.final_seat + 1) % st.n
-    _final_continue(st)
+    _final_continue(st, True)
+
+
+def _the_end(st: LuxorState, sink: list[Event]) -> None:
+    """Everything turned up at the end: sarcophagi, pharaoh cards, scores and winners."""
+    sink.append(ev.MatchOver())
+    for seat in range(st.n):
+        sink.append(ev.SarcophagiShown(seat, tuple(code & 7 for code in st.held[seat])))
+        animal = st.pharaoh[seat]
+        sink.append(ev.PharaohShown(seat, animal, st.occupant[animal] == seat))
+    scores = st.scores()
+    for seat in range(st.n):
+        sink.append(ev.FinalScore(seat, int(scores[seat]), len(st.held[seat])))
+    winners = [s for s, share in enumerate(st.returns()) if share > 0]
+    for seat in winners:
+        sink.append(ev.MatchWon(seat, len(winners) > 1))
 
 
 def max_game_length(n: int, curse: bool) -> int:

@@ -17,9 +17,9 @@ import random
 from typing import TYPE_CHECKING
 
 from necropolis.engine.draws import shuffle
-from necropolis.engine.language import ActionInfo, LogEntry, Prompt, SeatScore
+from necropolis.engine.language import ActionInfo, Prompt, SeatScore
 from necropolis.engine.protocol import State, View, winners_share
-from necropolis.games.luxor2001 import breakdown, narration, prompts, rules, text, view
+from necropolis.games.luxor2001 import breakdown, prompts, rules, text, view
 from necropolis.games.luxor2001.components import (
     CELLS,
     CURSE_FIRST_PILE,
@@ -207,11 +207,7 @@ class LuxorState(State):
     def describe_action(self, action: int, observer: int | None) -> str:
         return text.describe_action(self, action, observer)
 
-    # --- the table language (on demand: narration.py, prompts.py, breakdown.py) -----------
-
-    def narrate(self, before: State, action: int, viewer: int | None) -> list[LogEntry]:
-        assert isinstance(before, LuxorState)
-        return narration.narrate(self, before, action, viewer)
+    # --- the table language (on demand: prompts.py, breakdown.py; the log: narration.py) --
 
     def prompt(self, seat: int | None) -> Prompt | None:
         return prompts.prompt(self, seat)
