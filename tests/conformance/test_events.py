@@ -110,7 +110,11 @@ def test_an_outcome_a_seat_does_not_see_tells_it_no_more_than_its_log(
                 after = state.clone()
                 events = after.apply_events(outcome)
                 for seat in range(game.num_players):
-                    key = (seat, repr(after.view(seat)), repr(after.entries(index, events, seat)))
+                    key = (
+                        seat,
+                        repr(after.view(seat)),
+                        repr(after.narrate_events(index, events, seat)),
+                    )
                     seen = _as_seen(events, seat)
                     assert told.setdefault(key, seen) == seen, (seat, outcome)
                     compared += 1
@@ -135,7 +139,9 @@ def test_events_are_json_ready_and_the_log_is_their_narration(game_id: str) -> N
             index = state.move_number()
             kept.append((index, state.apply_events(action)))
         for viewer in (None, *range(players)):
-            told = [e for index, events in kept for e in state.entries(index, events, viewer)]
+            told = [
+                e for index, events in kept for e in state.narrate_events(index, events, viewer)
+            ]
             assert told == state.log(viewer)
             for _, events in kept:
                 json.dumps(_as_seen(events, viewer))

@@ -17,6 +17,7 @@ from typing import Any
 
 import pytest
 
+from necropolis.engine.events import events_data
 from necropolis.engine.protocol import CHANCE, sample_chance
 from necropolis.games import game_ids, load_game
 from necropolis.server import filter
@@ -203,3 +204,36 @@ def test_a_bots_turn_of_several_decisions_comes_as_one(sqlite_url: str) -> None:
             # The version between the two decisions was never a message of its own.
             assert a["version"] not in seen and record[a["version"] - 1][0] == 1
         person.close()
+
+
+@pytest.mark.parametrize("game_id", [g for g in game_ids() if load_game(g).tells_events()])
+def test_a_message_carries_each_shown_actions_events_as_its_seat_may_know_them(
+    game_id: str,
+) -> None:
+    """The events of the action that made the message's view, and of each step's, are
+    those the rules emit for it, redacted for the message's seat; a table loaded from its
+    record has its latest action's events too."""
+    rng = random.Random(4)
+    live = _live(game_id)
+    live.connections.add(Connection(seat=0, version=0))
+    _play(live, rng, 60)
+    since = live.version - 4
+    states = [live.game.new_initial_state()]
+    happened = []
+    for _, action in live.actions:
+        after = states[-1].clone()
+        happened.append(after.apply_events(action))
+        states.append(after)
+    for viewer in (0, 1, None):
+        message = json.loads(filter.state_text(live, viewer, since)[1])
+        assert message["events"] == events_data(happened[-1], viewer)
+        for step in message["steps"]:
+            assert step["events"] == events_data(happened[step["version"] - 1], viewer)
+        loaded = LiveTable(live.row, live.actions)
+        first = json.loads(filter.state_text(loaded, viewer, filter.FIRST)[1])
+        assert first["events"] == message["events"]
+    # Somewhere in these 60 actions a seat was told less than the whole truth.
+    assert any(
+        events_data(h, 0) != events_data(h, 1) or events_data(h, None) != events_data(h, 0)
+        for h in happened
+    )

@@ -1,8 +1,8 @@
 """Dump the board components' test fixtures: real positions of each game, as a seat sees them.
 
 Each fixture is what the table server would hand a board for one seat: the game's
-``board_layout()``, the seat's ``view``, and the descriptors of its legal decisions
-(``action_info``), taken from a seeded playout so that the JSON is the same on every run.
+``board_layout()``, the seat's ``view``, the events of the action that led there as the
+seat may know them, and the descriptors of its legal decisions (``action_info``), taken from a seeded playout so that the JSON is the same on every run.
 The vitest tests of ``web/src/boards`` render these; run this script again (from the
 repository root, ``.venv/bin/python web/scripts/fixtures.py``) after a game's view,
 layout or table language changes, and commit the JSON it writes.
@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import necropolis
+from necropolis.engine.events import Event, events_data
 from necropolis.engine.protocol import State, sample_chance
 from necropolis.engine.seat import SeatWindow
 
@@ -27,30 +28,34 @@ OUT = Path(__file__).resolve().parent.parent / "src" / "boards" / "fixtures"
 Pick = Callable[[State], bool]
 
 
-def _play_until(game_id: str, options: dict[str, Any], seed: int, pick: Pick) -> State:
+def _play_until(
+    game_id: str, options: dict[str, Any], seed: int, pick: Pick
+) -> tuple[State, list[Event]]:
+    """The first position of the playout that ``pick`` wants, with its last action's events."""
     game = necropolis.load_game(game_id, **options)
     state = game.new_initial_state()
     rng = random.Random(seed)
     policy = game.heuristic_policy()
+    happened: list[Event] = []
     while not state.is_terminal():
         if state.is_chance_node():
-            state.apply_action(sample_chance(state, rng))
+            happened = state.apply_events(sample_chance(state, rng))
             continue
         if pick(state):
-            return state
+            return state, happened
         # the game's heuristic plays, so that positions look like real play (random moves
         # rarely reach a sarcophagus or a full wall); random moves where it has none
         if policy is not None:
-            state.apply_action(policy(SeatWindow(state, state.current_player()), rng))
+            happened = state.apply_events(policy(SeatWindow(state, state.current_player()), rng))
         else:
             actions = state.legal_actions()
-            state.apply_action(actions[rng.randrange(len(actions))])
+            happened = state.apply_events(actions[rng.randrange(len(actions))])
     if pick(state):
-        return state
+        return state, happened
     raise SystemExit(f"{game_id} (seed {seed}): the playout never reached the wanted position")
 
 
-def _fixture(state: State, seat: int | None) -> dict[str, Any]:
+def _fixture(state: State, happened: list[Event], seat: int | None) -> dict[str, Any]:
     legal = state.legal_actions(seat) if seat is not None else []
     return {
         "game": state.game.id,
@@ -58,6 +63,7 @@ def _fixture(state: State, seat: int | None) -> dict[str, Any]:
         "seat": seat,
         "layout": state.game.board_layout(),
         "view": state.view(seat),
+        "events": events_data(happened, seat),
         "actions": [state.action_info(a) for a in legal],
     }
 
@@ -119,10 +125,11 @@ def main(argv: list[str]) -> int:
     wanted = argv or list(FIXTURES)
     for name in wanted:
         game_id, options, seed, pick, whose = FIXTURES[name]
-        state = _play_until(game_id, options, seed, pick)
+        state, happened = _play_until(game_id, options, seed, pick)
         seat = _acting(state) if whose == "acting" else 0 if whose == "seat0" else None
         path = OUT / f"{name}.json"
-        path.write_text(json.dumps(_fixture(state, seat), indent=1) + "\n", encoding="utf-8")
+        fixture = _fixture(state, happened, seat)
+        path.write_text(json.dumps(fixture, indent=1) + "\n", encoding="utf-8")
         print(f"{path.name}: move {state.move_number()}, seat {seat}")
     return 0
 

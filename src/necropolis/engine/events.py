@@ -83,3 +83,8 @@ def seen_by(events: list[Event], viewer: int | None) -> list[Event]:
         if seen is not None:
             out.append(seen)
     return out
+
+
+def events_data(events: list[Event], viewer: int | None) -> list[dict[str, Any]]:
+    """``events`` as ``viewer`` may know them, as JSON-ready data (what a page is sent)."""
+    return [event_data(event) for event in seen_by(events, viewer)]

@@ -571,13 +571,30 @@ class State(ABC):
         otherwise the entry is one per action, from :meth:`describe_action`.
         """
         if self.game.tells_events():
-            return self.entries(before.move_number(), before.clone().apply_events(action), viewer)
+            return self.narrate_events(before.move_number(), self.happened(before, action), viewer)
         seat = before.current_player()
         kind = "chance" if seat == CHANCE else "action"
         params = {"description": before.describe_action(action, viewer)}
         return [self.entry(before.move_number(), kind, seat if seat >= 0 else None, params, viewer)]
 
-    def entries(self, index: int, events: list[Event], viewer: int | None) -> list[LogEntry]:
+    def happened(self, before: State, action: int) -> list[Event]:
+        """The events ``action``, applied to ``before`` to give this state, made: replayed
+        on a copy of ``before`` (none for a game whose rules emit none)."""
+        return before.clone().apply_events(action) if self.game.tells_events() else []
+
+    def told(
+        self, before: State, action: int, viewers: Sequence[int | None]
+    ) -> tuple[list[Event], dict[int | None, list[LogEntry]]]:
+        """What ``action`` (applied to ``before``, giving this state) made, worked out
+        once for several viewers: its events (the whole truth; none for a game whose
+        rules emit none) and each viewer's log entries (:meth:`narrate`'s)."""
+        if not self.game.tells_events():
+            return [], {viewer: self.narrate(before, action, viewer) for viewer in viewers}
+        events = before.clone().apply_events(action)
+        index = before.move_number()
+        return events, {viewer: self.narrate_events(index, events, viewer) for viewer in viewers}
+
+    def narrate_events(self, index: int, events: list[Event], viewer: int | None) -> list[LogEntry]:
         """The log entries of ``events`` (the whole truth of action ``index``) for ``viewer``:
         each event redacted for it (:meth:`Event.seen_by`), then narrated by the game."""
         out: list[LogEntry] = []
@@ -609,7 +626,7 @@ class State(ABC):
         if self.game.tells_events():
             for action in history:
                 index = state.move_number()
-                entries.extend(state.entries(index, state.apply_events(action), seat))
+                entries.extend(state.narrate_events(index, state.apply_events(action), seat))
             return entries
         for action in history:
             before = state.clone()

@@ -51,11 +51,12 @@ from typing import Any
 import orjson
 from pydantic_core import to_json
 
+from necropolis.engine.events import Event, events_data
 from necropolis.engine.language import LogEntry
 from necropolis.engine.protocol import Game, State
 from necropolis.engine.record import MatchRecord
 from necropolis.server.clocks import clock_data
-from necropolis.server.live import STEPS_KEPT, LiveTable, SentCache
+from necropolis.server.live import STEPS_KEPT, LiveTable, SentCache, Turn
 from necropolis.server.models import PROTOCOL, Replay, StateMessage
 from necropolis.server.seats import shown_name
 
@@ -149,6 +150,7 @@ def _state_data(
         "acting_seats": acting,
         "prompt": state.prompt(seat) if may_act else None,
         "actions": actions,
+        "events": _events(live, seat, turn),
         "log": [],
         "log_from": max(since, 0),
         "breakdown": state.score_breakdown(seat),
@@ -161,6 +163,17 @@ def _state_data(
     }
     _fill_log(live, data, seat, since)
     return data
+
+
+def _events(live: LiveTable, seat: int | None, turn: Turn | None) -> list[dict[str, Any]]:
+    """The events of the action that made the message's view, as ``seat`` may know them:
+    the table's latest action's, or the last decision's of the seat's turn in hand."""
+    if turn is not None and turn.actions:
+        before = turn.states[-2] if len(turn.states) > 1 else live.state
+        happened: list[Event] | None = turn.states[-1].happened(before, turn.actions[-1])
+    else:
+        happened = live.happened_at(live.version)
+    return events_data(happened, seat) if happened else []
 
 
 def _fill_log(live: LiveTable, data: dict[str, Any], seat: int | None, since: int) -> None:
@@ -292,11 +305,13 @@ def steps(live: LiveTable, seat: int | None, since: int) -> list[dict[str, Any]]
     out: list[dict[str, Any]] = []
     for v in range(since + 1, version + 1):
         state = live.state_at(v) if v < version else None
+        happened = live.happened_at(v)
         out.append(
             {
                 "version": v,
                 "by": live.actions[v - 1][0],
                 "view": state.view(seat) if state is not None else None,
+                "events": events_data(happened, seat) if happened is not None else None,
             }
         )
     return out
@@ -390,16 +405,19 @@ def replay(
     steps at which its turns begin (``actors``: who took each action, None for chance)."""
     state: State = game.new_initial_state()
     log: list[dict[str, Any]] = []
+    happened: list[Event] = []
     for action in actions[:step]:
         before = state.clone()
         state.apply_action(action)
-        log.extend(state.narrate(before, action, seat))
+        happened, told = state.told(before, action, [seat])
+        log.extend(told[seat])
     return Replay.model_validate(
         {
             "step": step,
             "steps": len(actions),
             "seat": seat,
             "view": state.view(seat),
+            "events": events_data(happened, seat),
             "log": log,
             "breakdown": state.score_breakdown(seat),
             "turns": turn_starts(actors),

@@ -23,6 +23,7 @@ from collections import Counter, deque
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from necropolis.engine.events import Event
 from necropolis.engine.language import LogEntry
 from necropolis.engine.protocol import Game, State
 from necropolis.games import load_game
@@ -125,8 +126,14 @@ class LiveTable:
         self.row = row
         self.game: Game = load_game(row.game, **row.options)
         self.state: State = self.game.new_initial_state()
-        for _, action in actions:
-            self.state.apply_action(action)
+        #: The events of the latest actions (the whole truth, redacted as they are sent),
+        #: by the version each made: the page draws the moves it shows from them.
+        self.happened: deque[tuple[int, list[Event]]] = deque(maxlen=STEPS_KEPT)
+        for k, (_, action) in enumerate(actions):
+            if k + 1 < len(actions) or not self.game.tells_events():
+                self.state.apply_action(action)
+            else:
+                self.happened.append((len(actions), self.state.apply_events(action)))
         self.actions: list[tuple[int | None, int]] = list(actions)
         #: Narrations are kept for the actions from this index on.
         self.narrated_from = len(actions)
@@ -209,9 +216,9 @@ class LiveTable:
             self.recent.append((len(self.actions), after))
         elif self.recent:
             self.recent.clear()  # nobody watches: keep no states alive for nobody
-        self.narrations.append(
-            {viewer: self.state.narrate(before, action, viewer) for viewer in self.narrated_for}
-        )
+        happened, narration = after.told(before, action, self.narrated_for)
+        self.happened.append((len(self.actions), happened))
+        self.narrations.append(narration)
         if self.state.is_terminal():
             self.row.status = FINISHED
         # A turn in hand was taken at the version before: it is committed (its actions are
@@ -271,6 +278,13 @@ class LiveTable:
             for at, narration in enumerate(self.narrations):
                 narration.setdefault(viewer, by_index.get(self.narrated_from + at, []))
         return whole
+
+    def happened_at(self, version: int) -> list[Event] | None:
+        """The events of the action that made ``version``, if they are kept here."""
+        for kept, events in self.happened:
+            if kept == version:
+                return events
+        return None
 
     def state_at(self, version: int) -> State | None:
         """The state after ``version`` actions, if it is the current one or a kept one."""

@@ -84,6 +84,16 @@ class ActionInfo(BaseModel):
     then: Annotated[list[FollowUp], Field(default_factory=list, exclude_if=_unsaid)]
 
 
+class GameEvent(BaseModel):
+    """Something that happened, as the game's rules said it and as the reader may know it
+    (``docs/protocol.md``, "Events"): ``type`` names it; its other fields are the game's
+    own (its ``events.py``)."""
+
+    model_config = ConfigDict(extra="allow")
+
+    type: str
+
+
 class ScorePart(BaseModel):
     """A part of a seat's score; ``hidden``: its points are not known to this viewer yet
     (counted 0)."""
@@ -233,6 +243,9 @@ class Replay(BaseModel):
     steps: int
     seat: int | None
     view: dict[str, Any]
+    #: The events of the step's action (the last one before the position shown), as the
+    #: seat may know them (docs/protocol.md, "Events").
+    events: list[GameEvent]
     log: list[LogEntry]
     breakdown: list[SeatScore]
     #: The steps at which the match's turns begin (0 first), for stepping turn by turn.
@@ -348,11 +361,13 @@ class ClockState(BaseModel):
 
 
 class Step(BaseModel):
-    """One version a connection missed: who acted, and the seat's view after it."""
+    """One version a connection missed: who acted, the seat's view after it, and the
+    events of that action as the seat may know them (None: no longer kept)."""
 
     version: int
     by: int | None
     view: dict[str, Any] | None
+    events: list[GameEvent] | None
 
 
 class StateMessage(Sent):
@@ -370,6 +385,9 @@ class StateMessage(Sent):
     acting_seats: list[int]
     prompt: Prompt | None
     actions: list[ActionInfo]
+    #: The events of the action that made ``view`` (the table's latest, or the last of the
+    #: seat's turn in hand), as this seat may know them (docs/protocol.md, "Events").
+    events: list[GameEvent]
     log: list[LogEntry]
     #: ``log`` holds every entry (as this seat may know it) whose index is at least this;
     #: older ones are the client's already, or asked for with :class:`LogRequest`.

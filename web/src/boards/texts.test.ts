@@ -31,7 +31,7 @@ test("luxor's scarabs: the count, a space, then the values", () => {
   expect(text).not.toMatch(/\d\(\d/);
 });
 
-test("luxor2001 marks on the wall the pairs waiting to be scored", () => {
+test("luxor2001 marks on the wall the pairs the rules say wait to be scored", () => {
   const f = fixtures["luxor2001-pillars"];
   const root = draw("luxor2001-pillars");
   const marks = [...root.querySelectorAll(".pair")].map((g) => g.getAttribute("data-cells")!.split(" ").map(Number));
@@ -44,6 +44,9 @@ test("luxor2001 marks on the wall the pairs waiting to be scored", () => {
   }
   const kinds = marks.map(([x, y]) => 2 * (f.view.wall[x] >> 1) + (f.view.wall[x] === f.view.wall[y] ? 1 : 0)).sort();
   expect(kinds).toEqual([...f.view.pairs_pending].sort());
+  // the cells are those the rules said (their pairs_waiting event), not worked out again
+  const waiting = f.events!.find((e) => e.type === "pairs_waiting")!.pairs as number[][];
+  expect(marks).toEqual(waiting.map((p) => [p[2], p[3]]));
   // nothing is marked once no pair waits
   document.body.innerHTML = "";
   expect(draw("luxor2001-insert").querySelectorAll(".pair").length).toBe(0);

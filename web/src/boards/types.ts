@@ -1,4 +1,5 @@
 /** The contract between the table shell and each game's board component. */
+import type { GameEvent } from "../lib/protocol";
 
 import type { ActionInfo as Described, FollowUp } from "../lib/protocol";
 
@@ -27,4 +28,5 @@ export interface BoardProps {
   onpick: (target: string) => void;  // the person clicked target "type:id"
   t: (key: string, params?: Record<string, unknown>) => string;  // the translator
   names?: string[];              // each seat's name as the side panel writes it
+  events?: GameEvent[];          // the rules' events of the action that made `view` (its marks)
 }

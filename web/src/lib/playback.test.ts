@@ -12,7 +12,7 @@ function state(version: number, log: LogEntry[], steps: Step[] = [], actions = 0
     type: "state", protocol: 1, table: "T", version, seat: 0, status: "playing", game: "g", options: {},
     seats: [], view: { at: version }, current_player: 0, acting_seats: [0], prompt: null,
     actions: Array.from({ length: actions }, (_, i) => ({ action: i, kind: "do", params: {}, targets: [], text: "x" })),
-    log, log_from: log.length ? Math.min(...log.map((e) => e.index)) : version, breakdown: [], winners: [], steps,
+    events: [], log, log_from: log.length ? Math.min(...log.map((e) => e.index)) : version, breakdown: [], winners: [], steps,
     pending: 0, pending_log: [], confirm: [], clock: null,
   };
 }
@@ -27,7 +27,7 @@ function snap(s: StateMessage): Snapshot {
 
 // The steps of a message covering versions from+1..to, with `by` per version.
 function steps(from: number, by: (number | null)[]): Step[] {
-  return by.map((b, i) => ({ version: from + 1 + i, by: b, view: i === by.length - 1 ? null : { at: from + 1 + i } }));
+  return by.map((b, i) => ({ version: from + 1 + i, by: b, view: i === by.length - 1 ? null : { at: from + 1 + i }, events: null }));
 }
 
 function harness(speed: Speed = "normal", own = [0]) {
@@ -96,6 +96,19 @@ describe("Playback", () => {
     // Every entry was shown on its own, in order: none skipped.
     const firstShown = [0, 1, 2, 3, 4, 5].map((i) => h.seen.findIndex((s) => s.shown.log.some((e) => e.index === i)));
     expect(firstShown).toEqual([...firstShown].sort((a, b) => a - b));
+  });
+
+  it("gives the board the rules' events of the version it shows", () => {
+    const h = harness();
+    h.p.push(snap({ ...state(2, [entry(0), entry(1)]), events: [{ type: "first" }] }));
+    expect(h.last().events).toEqual([{ type: "first" }]);
+    const missed = steps(2, [1, 1]).map((s) => ({ ...s, events: [{ type: `made ${s.version}` }] }));
+    h.p.push(snap({ ...state(4, [entry(2), entry(3)], missed), events: [{ type: "newest" }] }));
+    expect(h.last()).toMatchObject({ current: 2, playing: true, view: { at: 3 } });
+    expect(h.last().events).toEqual([{ type: "made 3" }]);
+    vi.advanceTimersByTime(PACE.normal);
+    expect(h.last()).toMatchObject({ current: 3, playing: false, view: { at: 4 } });
+    expect(h.last().events).toEqual([{ type: "newest" }]);
   });
 
   it("holds an event that came alone, so that the next one, coming soon after, waits", () => {

@@ -14,7 +14,7 @@
  * prompt and moves come from the newest state; the page decides when they are usable.
  */
 import type { Snapshot } from "./connection";
-import type { LogEntry, StateMessage } from "./protocol";
+import type { GameEvent, LogEntry, StateMessage } from "./protocol";
 
 export type Speed = "normal" | "fast" | "instant";
 export const SPEEDS: Speed[] = ["normal", "fast", "instant"];
@@ -30,6 +30,8 @@ export interface Shown {
   view: Record<string, any> | null;
   /** The view before the event being played (null when nothing is playing). */
   before: Record<string, any> | null;
+  /** The events of the action that made the view drawn, as the game's rules said them. */
+  events: GameEvent[];
   /** The version whose view is drawn. */
   version: number;
   /** The log as far as it has been shown. */
@@ -48,6 +50,8 @@ interface Event {
   version: number;
   by: number | null;
   view: Record<string, any>;
+  /** The rules' events of that version's action (empty: not known). */
+  events: GameEvent[];
   /** Shown at once, not held: the seat's own move, or one with nothing to see. */
   quick: boolean;
 }
@@ -80,6 +84,7 @@ export class Playback {
   private timer: unknown = null;
   private view: Record<string, any> | null = null;
   private before: Record<string, any> | null = null;
+  private happened: GameEvent[] = [];
   private version = 0;
   private current: number | null = null;
   private by: number | null | undefined = undefined;
@@ -138,7 +143,8 @@ export class Playback {
       const mine = step !== undefined && by !== null && own.has(by);
       const seen = entries.has(v - 1);
       if (!step && !seen && v !== state.version) continue; // nothing said about it
-      out.push({ version: v, by, view, quick: mine });
+      const events = (v === state.version ? state.events : step?.events) ?? [];
+      out.push({ version: v, by, view, events, quick: mine });
     }
     out.reverse();
     // An event with no log entry and no change on the board has nothing to follow.
@@ -156,6 +162,7 @@ export class Playback {
     if (e) {
       this.before = this.view;
       this.view = e.view;
+      this.happened = e.events;
       this.version = e.version;
       this.current = e.version - 1;
       this.by = e.by;
@@ -186,6 +193,7 @@ export class Playback {
   private settle(): void {
     this.before = null;
     this.view = this.target?.view ?? null;
+    this.happened = this.target?.events ?? [];
     this.version = this.target?.version ?? 0;
     this.current = null;
     this.by = undefined;
@@ -208,6 +216,7 @@ export class Playback {
       snap: this.snap,
       view: playing ? this.view : (newest?.view ?? this.view),
       before: this.current === null ? null : this.before,
+      events: playing ? this.happened : (newest?.events ?? this.happened),
       version: playing ? this.version : (newest?.version ?? 0),
       log: playing ? this.snap.log.filter((e) => e.index < this.version) : this.snap.log,
       current: this.current,

@@ -206,6 +206,15 @@ export interface ErrorMessage {
     | "protocol";
   message: string;
 }
+/**
+ * Something that happened, as the game's rules said it and as the reader may know it
+ * (``docs/protocol.md``, "Events"): ``type`` names it; its other fields are the game's
+ * own (its ``events.py``).
+ */
+export interface GameEvent {
+  type: string;
+  [k: string]: unknown;
+}
 export interface GameInfo {
   id: string;
   title: string;
@@ -355,6 +364,7 @@ export interface Replay {
   view: {
     [k: string]: unknown;
   };
+  events: GameEvent[];
   log: LogEntry[];
   breakdown: SeatScore[];
   turns: number[];
@@ -431,6 +441,7 @@ export interface StateMessage {
   acting_seats: number[];
   prompt: Prompt | null;
   actions: ActionInfo[];
+  events: GameEvent[];
   log: LogEntry[];
   log_from: number;
   breakdown: SeatScore[];
@@ -442,7 +453,8 @@ export interface StateMessage {
   clock: ClockState | null;
 }
 /**
- * One version a connection missed: who acted, and the seat's view after it.
+ * One version a connection missed: who acted, the seat's view after it, and the
+ * events of that action as the seat may know them (None: no longer kept).
  */
 export interface Step {
   version: number;
@@ -450,6 +462,7 @@ export interface Step {
   view: {
     [k: string]: unknown;
   } | null;
+  events: GameEvent[] | null;
 }
 export interface SettingsChange {
   email: string | null;

@@ -51,6 +51,7 @@ export function draw(name: string, { picked = [], lang = "en", names, actions }:
       props: {
         layout: fixture.layout,
         view: fixture.view,
+        events: fixture.events ?? [],
         seat: fixture.seat,
         actions: actions ?? fixture.actions,
         picked,

@@ -3,6 +3,7 @@
  * translator set to a language, for the preview page and the board tests.
  */
 import type { ActionInfo } from "../types";
+import type { GameEvent } from "../../lib/protocol";
 import { LANGUAGES, locale, translator as shellTranslator, type Lang } from "../../lib/i18n.svelte";
 
 export interface Fixture {
@@ -10,6 +11,8 @@ export interface Fixture {
   seat: number | null;
   layout: Record<string, any>;
   view: Record<string, any>;
+  /** The events of the action that led to the view, as the seat may know them. */
+  events?: GameEvent[];
   actions: ActionInfo[];
 }
 
