@@ -19,7 +19,7 @@ import pytest
 
 import necropolis
 from necropolis.engine import CHANCE, sample_chance
-from necropolis.engine.events import event_data, seen_by
+from necropolis.engine.events import Event, event_data, seen_by
 from necropolis.engine.protocol import State
 from necropolis.games import game_ids, load_game
 from tests.conformance.test_protocol_conformance import CONFIGS
@@ -145,3 +145,41 @@ def test_events_are_json_ready_and_the_log_is_their_narration(game_id: str) -> N
             assert told == state.log(viewer)
             for _, events in kept:
                 json.dumps(_as_seen(events, viewer))
+
+
+def _event_classes() -> list[type[Event]]:
+    found: list[type[Event]] = []
+    todo: list[type[Event]] = [Event]
+    while todo:
+        cls = todo.pop()
+        for sub in cls.__subclasses__():
+            found.append(sub)
+            todo.append(sub)
+    return found
+
+
+@pytest.mark.parametrize("game_id", TELLING)
+def test_a_search_builds_no_event(game_id: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A state applying actions as searches do (no sink) builds no event at all: what the
+    events cost a rollout is the rules' ``sink is not None`` tests (their speed is
+    measured by ``necropolis bench``, not here)."""
+    built: list[type[Event]] = []
+
+    def counting(self: Event, *args: Any, **kwargs: Any) -> None:
+        built.append(type(self))
+
+    for cls in _event_classes():
+        monkeypatch.setattr(cls, "__init__", counting)
+    for players in (2, 3):
+        state: State = load_game(game_id, players=players).new_initial_state()
+        rng = random.Random(players)
+        while not state.is_terminal():
+            assert state.sink is None
+            state.apply_action(state.rollout_action(rng))
+            world = state.resample(0, rng) if not state.is_chance_node() else state.clone()
+            if not world.is_terminal():
+                world.apply_action(world.rollout_action(rng))
+    assert built == []
+    state = load_game(game_id, players=2).new_initial_state()
+    state.apply_events(state.chance_outcomes()[0][0])
+    assert built  # the same rules with a sink do build them: the test can fail

@@ -13,7 +13,8 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from necropolis.engine.balance import MatchFacts
-from necropolis.engine.protocol import Game, State, View
+from necropolis.engine.events import Event
+from necropolis.engine.protocol import Game, State, Told, View
 from necropolis.games.luxor import layout, narration, rules, text, view
 from necropolis.games.luxor.components import HAND_SIZE, OSIRIS_USED, TREASURE_FIELDS
 from necropolis.games.luxor.state import LuxorState
@@ -73,6 +74,9 @@ class LuxorGame(Game):
     def message(self, kind: str, params: Mapping[str, Any], viewer: int | None) -> str:
         # Ids ("range_3", "cobra") and path indices are written as English words.
         return narration.message(kind, params, viewer)
+
+    def narrate_event(self, event: Event) -> list[Told]:
+        return narration.narrate_event(event)
 
     def board_layout(self) -> dict[str, Any]:
         return layout.board_layout()

@@ -3,7 +3,8 @@
 Adventurers go from tile to tile: empty fields are passed over, and from an empty field the
 first step reaches the next tile. The burial chamber is the step after the last tile and can
 only be the last step of a move, paid for with a key. These functions only look; moving and
-its consequences are in ``rules.py``.
+its consequences are in ``rules.py``, which with the prompts asks these alone where a
+step leads.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from necropolis.games.luxor.components import (
     CARD_MODE,
     CARD_REACH,
     DIE_FACES,
+    HORUS_TILE_BASE,
     MODE_ALL,
     MODE_DIE,
     MODE_DIE_RANGE,
@@ -23,6 +25,8 @@ from necropolis.games.luxor.components import (
     MODE_PLUS_MINUS,
     MODE_RANGE,
     NUM_FIELDS,
+    OSIRIS_BASE,
+    OSIRIS_VALUES,
     STAIRS,
 )
 
@@ -49,6 +53,15 @@ def forward_dest(tiles: list[int], field: int, steps: int) -> int:
             return CHAMBER if steps == 1 else -1
         steps -= 1
     return f
+
+
+def osiris_push(tiles: list[int], field: int) -> int:
+    """Where the Osiris tile on ``field`` carries on an adventurer that reached it, by its
+    value (-1: no Osiris tile lies there). A push may end on another, which pushes again."""
+    code = tiles[field] if field != CHAMBER else 0
+    if OSIRIS_BASE <= code < HORUS_TILE_BASE:
+        return forward_dest(tiles, field, OSIRIS_VALUES[code - OSIRIS_BASE])
+    return -1
 
 
 def backward_dest(tiles: list[int], field: int) -> int:

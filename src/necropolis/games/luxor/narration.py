@@ -1,71 +1,45 @@
 """Luxor's table language, its log: the English catalog of every kind and the entries each
-action makes. (Prompts and action descriptors are in :mod:`.prompts`, the score breakdown
+event makes. (Prompts and action descriptors are in :mod:`.prompts`, the score breakdown
 in :mod:`.breakdown`, the board's geometry in :mod:`.layout`.)
 
-Everything is computed on demand from states, never inside the rules: ``narrate`` compares
-the state before an action with the state after it and retraces the turn step with the
-movement module's pure lookups (where each step lands, which Osiris tile pushes on, which
-statue wakes its adventurer), so that every event gets an entry of its own. Parameters hold
-the data file's ids (``"range_3"``, ``"vase"``, ``"cobra"``) and path indices; the English
-text writes them as words through :func:`message`. What a seat may not know (another's
-cards and scarab values) never reaches its entries. ``docs/table-language.md`` lists every
-kind with its parameters.
+The rules emit what happened as events (:mod:`.events`: each step an adventurer took,
+each Osiris push, tunnel trip and statue woken, each tile's action); the kernel redacts
+each for the viewer (``Event.seen_by``) and :func:`narrate_event` says it in the table
+language, so nothing here retraces a rule and what a seat may not know (another's cards
+and scarab values) never reaches its entries. Parameters hold the data file's ids
+(``"range_3"``, ``"vase"``, ``"cobra"``) and path indices; the English text writes them
+as words through :func:`message`. ``docs/table-language.md`` lists every kind with its
+parameters.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from necropolis.engine import language
-from necropolis.engine.language import LogEntry
-from necropolis.games.luxor import rules, scoring
+from necropolis.engine.events import Event
+from necropolis.engine.protocol import Told
+from necropolis.games.luxor import events as ev
 from necropolis.games.luxor.components import (
-    ANUBIS_AFTER,
     BACKS,
     BURIAL_CHAMBER,
-    CARD_MODE,
     CARD_NAMES,
-    CARD_REACH,
     FIELD_SYMBOL,
-    HAND_SIZE,
     HORUS_TILE_BASE,
-    MODE_ALL,
-    MODE_DIE,
-    MODE_DIE_RANGE,
-    MODE_LAST,
-    NUM_FIELDS,
-    NUM_STATUES,
     NUM_VARIANTS,
-    ONE_FEWER_KINDS,
     OSIRIS_BASE,
-    OSIRIS_FIELDS,
-    OSIRIS_VALUES,
-    SARCOPHAGI,
     SCARAB_VALUES,
     STAIRS,
     TEMPLE_BASE,
     TEMPLE_NAMES,
     TREASURE_BASE,
-    TREASURE_FIELDS,
     TREASURE_NEED,
     TREASURE_POINTS,
     TREASURE_TYPES,
-    TUNNEL,
-)
-from necropolis.games.luxor.movement import (
-    active_fields,
-    backward_dest,
-    field_options,
-    forward_dest,
 )
 
-if TYPE_CHECKING:
-    from necropolis.games.luxor.state import LuxorState
-
-NF = NUM_FIELDS
 CHAMBER = BURIAL_CHAMBER
-BACK = -1  # a "+/-1" card's step back, in the movement options below
 
 # --- words --------------------------------------------------------------------------------
 
@@ -298,318 +272,112 @@ def tile_id(code: int, field: int) -> str:
 
 # --- narration ----------------------------------------------------------------------------
 
-
-#: Phases in which a temple tile's gift is still to come (a choice or a hidden draw).
-_CHOICE_OR_DRAW = (
-    rules.P_HORUS_LEVEL,
-    rules.P_HORUS_DRAW,
-    rules.P_SCARAB_OR_WILD,
-    rules.P_SCARAB_DRAW,
-)
+_ENDS = ("left", "right")
+_ENDINGS = ("match_over", "match_over_early", "match_over_limit")
+_WINS = ("winner", "winner_tiebreak", "shared_win")
 
 
-class _Story:
-    """The entries of one action, built while retracing the turn step from ``before``."""
-
-    def __init__(self, before: LuxorState, after: LuxorState, viewer: int | None) -> None:
-        self.b = before
-        self.a = after
-        self.viewer = viewer
-        self.index = before.move_number()
-        self.out: list[LogEntry] = []
-        self.sleeping = list(before.sleeping)
-        self.entries = before.entries
-        self.tiles = before.tiles
-
-    def add(self, kind: str, seat: int | None, **params: Any) -> None:
-        self.out.append(self.a.entry(self.index, kind, seat, params, self.viewer))
-
-    # Movement, step by step, as rules._step and rules._arrive carry it out.
-    def step(self, seat: int, src: int, dst: int) -> None:
-        if dst > src:
-            for i, after in enumerate(ANUBIS_AFTER):
-                if src <= after < dst and self.sleeping[seat * NUM_STATUES + i]:
-                    self.sleeping[seat * NUM_STATUES + i] = 0
-                    self.add("woke", seat, statue=i + 1)
-        if dst == CHAMBER:
-            self.entries += 1
-            self.add("entered_chamber", seat)
-            if self.entries <= len(SARCOPHAGI):
-                self.add("sarcophagus", seat, points=SARCOPHAGI[self.entries - 1])
-            if self.entries == len(SARCOPHAGI):
-                self.add("last_round", None)
-
-    def arrive(self, seat: int, field: int) -> int:
-        tiles = self.tiles
-        while OSIRIS_BASE <= tiles[field] < HORUS_TILE_BASE:
-            dest = forward_dest(tiles, field, OSIRIS_VALUES[tiles[field] - OSIRIS_BASE])
-            self.add("osiris_push", seat, landing=field, field=dest)
-            self.step(seat, field, dest)
-            field = dest
-        return field
-
-    def move(self, seat: int, src: int, option: int) -> int:
-        """One adventurer's move by ``option`` tiles (or BACK); the field where it ends."""
-        if option == BACK:
-            dst = backward_dest(self.tiles, src)
-            self.add("moved_back", seat, origin=src, field=dst)
-        else:
-            dst = forward_dest(self.tiles, src, option)
-            self.add("moved", seat, origin=src, steps=option, field=dst)
-        self.step(seat, src, dst)
-        return self.arrive(seat, dst)
-
-    # The tile action, read from what changed between before and after.
-    def tile_action(self, seat: int, field: int, one_fewer: bool) -> None:
-        b, a = self.b, self.a
-        if field == CHAMBER:
-            return
-        code = self.tiles[field]
-        if TREASURE_BASE <= code < OSIRIS_BASE:
-            kind = code - TREASURE_BASE
-            if a.treasures[seat][kind] > b.treasures[seat][kind]:
-                self.add(
-                    "treasure_taken",
-                    seat,
-                    field=field,
-                    treasure=treasure_id(kind),
-                    points=TREASURE_POINTS[kind],
-                )
-            else:
-                need = TREASURE_NEED[kind] - (1 if one_fewer else 0)
-                have = a.adventurers[seat * NF + field]
-                self.add(
-                    "treasure_too_few",
-                    seat,
-                    field=field,
-                    treasure=treasure_id(kind),
-                    need=need,
-                    have=have,
-                )
-        elif HORUS_TILE_BASE <= code < TEMPLE_BASE:
-            if self.keys_gained(seat):
-                self.add("key_taken", seat)
-            elif a.phase not in (rules.P_HORUS_TILE, rules.P_HORUS_DRAW):
-                self.add("nothing_left", seat)
-        elif code >= TEMPLE_BASE:
-            front = code - TEMPLE_BASE
-            if front == TUNNEL:
-                dest = next((f for f in range(field + 1, CHAMBER) if self.tiles[f] == code), -1)
-                if dest >= 0:
-                    self.add("tunnel", seat, origin=field, field=dest)
-                    self.step(seat, field, dest)
-                else:
-                    self.add("tunnel_end", seat, field=field)
-            elif a.wilds[seat] > b.wilds[seat]:
-                self.add("wild_taken", seat)
-            elif a.phase not in _CHOICE_OR_DRAW:
-                self.add("nothing_left", seat)
-
-    def keys_gained(self, seat: int) -> bool:
-        """Whether ``seat`` took a key in this action (keys handed in at the chamber aside)."""
-        b, a = self.b, self.a
-        return a.keys[seat] - b.keys[seat] + (a.keys_paid - b.keys_paid) > 0
-
-
-def narrate(
-    after: LuxorState, before: LuxorState, action: int, viewer: int | None
-) -> list[LogEntry]:
-    """The entries ``action`` (applied to ``before``, giving ``after``) makes for ``viewer``."""
-    story = _Story(before, after, viewer)
-    b = before
-    phase = b.phase
-    seat = b.seat
-    if phase == rules.P_DEAL:
-        target = b.deal_index // HAND_SIZE
-        if viewer == target:
-            story.add("dealt", target, card=card_id(action))
-        else:
-            story.add("dealt_hidden", target)
-    elif phase == rules.P_OSIRIS:
-        story.add(
-            "osiris_laid", None, field=OSIRIS_FIELDS[b.deal_index], value=OSIRIS_VALUES[action]
-        )
-    elif phase == rules.P_TREASURE:
-        story.add(
-            "treasure_laid",
-            None,
-            field=TREASURE_FIELDS[b.deal_index],
-            treasure=treasure_id(action),
-            need=TREASURE_NEED[action],
-            points=TREASURE_POINTS[action],
-        )
-    elif phase == rules.P_PLAY:
-        _narrate_play(story, seat, action)
-    elif phase == rules.P_ROLL:
-        story.add("die_rolled", seat, roll=action + 1)
-        _ask_field(story, seat, b.card, action + 1)
-    elif phase == rules.P_FIELD:
-        _ask_distance(story, seat, action - rules.MOVE_FROM, b.card, b.roll)
-    elif phase == rules.P_DIST:
-        option = BACK if action == rules.BACKWARD else action - rules.FORWARD + 1
-        final = story.move(seat, b.from_field, option)
-        story.tile_action(seat, final, b.one_fewer)
-    elif phase == rules.P_ACT_FIELD:
-        field = action - rules.ACT_AT
-        story.add("tile_chosen", seat, field=field)
-        story.tile_action(seat, field, False)
-    elif phase == rules.P_HORUS_TILE:
-        if action == rules.TAKE_KEY:
-            story.add("key_taken", seat)
-    elif phase == rules.P_SCARAB_OR_WILD:
-        if action == rules.TAKE_WILD:
-            story.add("wild_taken", seat)
-    elif phase == rules.P_HORUS_DRAW:
-        if viewer == seat:
-            story.add("horus_card_taken", seat, level=b.pending, card=card_id(action))
-        else:
-            story.add("horus_card_taken_hidden", seat, level=b.pending)
-    elif phase == rules.P_SCARAB_DRAW:
-        if viewer == seat:
-            story.add("scarab_taken", seat, value=SCARAB_VALUES[action])
-        else:
-            story.add("scarab_taken_hidden", seat)
-    elif phase == rules.P_TEMPLE_REVEAL:
-        field = b.pending
-        story.add(
-            "temple_revealed",
-            None,
-            field=field,
-            back=BACKS[FIELD_SYMBOL[field]],
-            front=TEMPLE_NAMES[action],
-        )
-    elif phase == rules.P_DRAW:
-        if viewer == seat:
-            story.add("card_drawn", seat, card=card_id(action))
-        else:
-            story.add("card_drawn_hidden", seat)
-    if after.epoch > b.epoch:
-        story.add("reshuffled", None)
-    if after.final is not None and b.final is None:
-        _narrate_end(story)
-    return story.out
-
-
-def _narrate_play(story: _Story, seat: int, action: int) -> None:
-    b = story.b
-    hand = b.hands[seat]
-    left = action == rules.PLAY_LEFT
-    kind = hand[0] if left else hand[-1]
-    end = "left" if left else "right"
-    probe = b.clone()
-    probe.ends_cache = None
-    if not any(rules.playable_ends(probe)):
-        story.add("card_played_idle", seat, card=card_id(kind), end=end)
-        return
-    story.add("card_played", seat, card=card_id(kind), end=end)
-    mode = CARD_MODE[kind]
-    if mode in (MODE_DIE, MODE_DIE_RANGE):
-        return  # the roll comes next
-    if mode == MODE_ALL:
-        _all_forward(story, seat, CARD_REACH[kind])
-    elif mode == MODE_LAST:
-        fields = active_fields(b, seat)
-        src, dst = fields[0], fields[1]
-        story.add("moved_rearmost", seat, origin=src, field=dst)
-        story.step(seat, src, dst)
-        story.tile_action(seat, dst, False)
-    else:
-        _ask_field(story, seat, kind, 0)
-
-
-def probe(b: LuxorState, kind: int, roll: int) -> LuxorState:
-    """A copy of ``b`` with card ``kind`` in play and die ``roll``: what the movement
-    lookups read when a step is asked about before it is decided (also by prompts.py)."""
-    copy = b.clone()
-    copy.card = kind
-    copy.roll = roll
-    return copy
-
-
-def _ask_field(story: _Story, seat: int, kind: int, roll: int) -> None:
-    """As rules._ask_field: with one adventurer able to move, it moves at once."""
-    options = field_options(story.b, seat, kind, roll)
-    if not options:
-        story.add("roll_wasted", seat, roll=roll)
-    elif len(options) == 1:
-        _ask_distance(story, seat, options[0], kind, roll)
-
-
-def _ask_distance(story: _Story, seat: int, src: int, kind: int, roll: int) -> None:
-    """As rules._ask_distance: a single possible distance is gone at once."""
-    options = rules.distance_options(probe(story.b, kind, roll), seat, src)
-    if len(options) == 1:
-        option = BACK if options[0] == rules.BACKWARD else options[0] - rules.FORWARD + 1
-        final = story.move(seat, src, option)
-        story.tile_action(seat, final, kind in ONE_FEWER_KINDS)
-
-
-def _all_forward(story: _Story, seat: int, steps: int) -> None:
-    """As rules._all_forward: the adventurer nearest the chamber first, keys spent in turn."""
-    b = story.b
-    tiles = story.tiles
-    keys = b.keys[seat]
-    finals: list[int] = []
-    for f in range(CHAMBER - 1, -1, -1):
-        for _ in range(b.adventurers[seat * NF + f]):
-            dst = forward_dest(tiles, f, steps)
-            if dst < 0 or (dst == CHAMBER and keys <= 0):
-                story.add("stayed", seat, origin=f, steps=steps)
-                continue
-            if dst == CHAMBER:
-                keys -= 1
-            final = story.move(seat, f, steps)
-            if final != CHAMBER and final not in finals:
-                finals.append(final)
-    options: list[int] = []
-    empty_seen = False
-    for f in sorted(finals):
-        if tiles[f] == 0:
-            if empty_seen:
-                continue
-            empty_seen = True
-        options.append(f)
-    if len(options) == 1:
-        story.tile_action(seat, options[0], False)
-
-
-def _narrate_end(story: _Story) -> None:
-    a = story.a
-    n = a.num_players
-    if a.no_move_turns >= n:
-        story.add("match_over_early", None)
-    elif not a.ending and a.round >= rules.MAX_ROUNDS:
-        story.add("match_over_limit", None, round=a.round)
-    else:
-        story.add("match_over", None, round=a.round)
-    assert a.final is not None
-    totals = [row[-1] for row in a.final]
-    for s in range(n):
-        row = a.final[s]
-        story.add(
-            "final_score",
-            s,
-            total=row[6],
-            track=row[0],
-            adventurers=row[1],
-            sarcophagi=row[2],
-            keys=row[3],
-            sets=row[4],
-            scarabs=row[5],
-        )
-    best = max(totals)
-    tied = [s for s in range(n) if totals[s] == best]
-    tiebreak = scoring.tiebreak(a)
-    if len(tied) == 1:
-        story.add("winner", tied[0], points=best)
-        return
-    top = max(tiebreak[s] for s in tied)
-    winners = [s for s in tied if tiebreak[s] == top]
-    if len(winners) == 1:
-        story.add("winner_tiebreak", winners[0], points=best, sarcophagus=top)
-    else:
-        for s in winners:
-            story.add("shared_win", s, points=best)
-
-
-# --- prompts ------------------------------------------------------------------------------
+def narrate_event(event: Event) -> list[Told]:
+    """The log entries ``event`` (as the viewer may know it) makes: ``(kind, seat, params)``."""
+    match event:
+        case ev.CardDealt(seat, card):
+            if card is None:
+                return [("dealt_hidden", seat, {})]
+            return [("dealt", seat, {"card": card_id(card)})]
+        case ev.OsirisLaid(field, value):
+            return [("osiris_laid", None, {"field": field, "value": value})]
+        case ev.TreasureLaid(field, kind):
+            params = {
+                "field": field,
+                "treasure": treasure_id(kind),
+                "need": TREASURE_NEED[kind],
+                "points": TREASURE_POINTS[kind],
+            }
+            return [("treasure_laid", None, params)]
+        case ev.CardPlayed(seat, card, end, idle):
+            played = "card_played_idle" if idle else "card_played"
+            return [(played, seat, {"card": card_id(card), "end": _ENDS[end]})]
+        case ev.DieRolled(seat, roll):
+            return [("die_rolled", seat, {"roll": roll})]
+        case ev.RollWasted(seat, roll):
+            return [("roll_wasted", seat, {"roll": roll})]
+        case ev.Moved(seat, origin, steps, field):
+            if steps == ev.BACK:
+                return [("moved_back", seat, {"origin": origin, "field": field})]
+            if steps == ev.REARMOST:
+                return [("moved_rearmost", seat, {"origin": origin, "field": field})]
+            return [("moved", seat, {"origin": origin, "steps": steps, "field": field})]
+        case ev.Stayed(seat, origin, steps):
+            return [("stayed", seat, {"origin": origin, "steps": steps})]
+        case ev.OsirisPush(seat, landing, field):
+            return [("osiris_push", seat, {"landing": landing, "field": field})]
+        case ev.Tunnel(seat, origin, field):
+            if field < 0:
+                return [("tunnel_end", seat, {"field": origin})]
+            return [("tunnel", seat, {"origin": origin, "field": field})]
+        case ev.Woke(seat, statue):
+            return [("woke", seat, {"statue": statue + 1})]
+        case ev.ChamberEntered(seat, _, sarcophagus, last_round):
+            out: list[Told] = [("entered_chamber", seat, {})]
+            if sarcophagus is not None:
+                out.append(("sarcophagus", seat, {"points": sarcophagus}))
+            if last_round:
+                out.append(("last_round", None, {}))
+            return out
+        case ev.TileChosen(seat, field):
+            return [("tile_chosen", seat, {"field": field})]
+        case ev.TreasureTaken(seat, field, kind):
+            params = {
+                "field": field,
+                "treasure": treasure_id(kind),
+                "points": TREASURE_POINTS[kind],
+            }
+            return [("treasure_taken", seat, params)]
+        case ev.TreasureTooFew(seat, field, kind, need, have):
+            params = {"field": field, "treasure": treasure_id(kind), "need": need, "have": have}
+            return [("treasure_too_few", seat, params)]
+        case ev.TempleRevealed(field, front):
+            params = {
+                "field": field,
+                "back": BACKS[FIELD_SYMBOL[field]],
+                "front": TEMPLE_NAMES[front],
+            }
+            return [("temple_revealed", None, params)]
+        case ev.KeyTaken(seat):
+            return [("key_taken", seat, {})]
+        case ev.WildTaken(seat):
+            return [("wild_taken", seat, {})]
+        case ev.NothingLeft(seat):
+            return [("nothing_left", seat, {})]
+        case ev.ScarabTaken(seat, value):
+            if value is None:
+                return [("scarab_taken_hidden", seat, {})]
+            return [("scarab_taken", seat, {"value": SCARAB_VALUES[value]})]
+        case ev.HorusCardTaken(seat, level, card):
+            if card is None:
+                return [("horus_card_taken_hidden", seat, {"level": level})]
+            return [("horus_card_taken", seat, {"level": level, "card": card_id(card)})]
+        case ev.CardDrawn(seat, card):
+            if card is None:
+                return [("card_drawn_hidden", seat, {})]
+            return [("card_drawn", seat, {"card": card_id(card)})]
+        case ev.Reshuffled():
+            return [("reshuffled", None, {})]
+        case ev.MatchOver(how, round):
+            return [(_ENDINGS[how], None, {} if how == ev.ENDED_EARLY else {"round": round})]
+        case ev.FinalScore(seat, track, adventurers, sarcophagi, keys, sets, scarabs, total):
+            params = {
+                "total": total,
+                "track": track,
+                "adventurers": adventurers,
+                "sarcophagi": sarcophagi,
+                "keys": keys,
+                "sets": sets,
+                "scarabs": scarabs,
+            }
+            return [("final_score", seat, params)]
+        case ev.Won(seat, points, how, sarcophagus):
+            if how == ev.BY_TIEBREAK:
+                return [(_WINS[how], seat, {"points": points, "sarcophagus": sarcophagus})]
+            return [(_WINS[how], seat, {"points": points})]
+    return []

@@ -14,37 +14,38 @@ from necropolis.games.luxor import rules
 from necropolis.games.luxor.components import (
     CARD_MODE,
     CARD_REACH,
-    HORUS_TILE_BASE,
     MODE_ALL,
     MODE_DIE,
     MODE_DIE_RANGE,
     MODE_FIXED,
     MODE_LAST,
     MODE_RANGE,
+    NUM_FIELDS,
     ONE_FEWER_KINDS,
     OSIRIS_BASE,
-    OSIRIS_VALUES,
     TREASURE_BASE,
     TREASURE_NEED,
     TREASURE_POINTS,
 )
-from necropolis.games.luxor.movement import (
-    backward_dest,
-    field_options,
-    forward_dest,
-)
-from necropolis.games.luxor.narration import (
-    BACK,
-    CHAMBER,
-    NF,
-    card_id,
-    probe,
-    tile_id,
-    treasure_id,
-)
+from necropolis.games.luxor.events import BACK as EVENT_BACK
+from necropolis.games.luxor.events import Moved
+from necropolis.games.luxor.movement import backward_dest, forward_dest, osiris_push
+from necropolis.games.luxor.narration import CHAMBER, card_id, tile_id, treasure_id
 
 if TYPE_CHECKING:
     from necropolis.games.luxor.state import LuxorState
+
+NF = NUM_FIELDS
+BACK = -1  # a "+/-1" card's step back, among the moves below
+
+
+def probe(b: LuxorState, kind: int, roll: int) -> LuxorState:
+    """A copy of ``b`` with card ``kind`` in play and die ``roll``: what the movement
+    lookups read when a step is asked about before it is decided."""
+    copy = b.clone()
+    copy.card = kind
+    copy.roll = roll
+    return copy
 
 
 def _prompt(st: LuxorState, kind: str, seat: int, **params: Any) -> Prompt:
@@ -104,8 +105,8 @@ def destination(st: LuxorState, seat: int, src: int, option: int) -> tuple[str, 
     tiles = st.tiles
     landing = backward_dest(tiles, src) if option == BACK else forward_dest(tiles, src, option)
     final = landing
-    while final != CHAMBER and OSIRIS_BASE <= tiles[final] < HORUS_TILE_BASE:
-        final = forward_dest(tiles, final, OSIRIS_VALUES[tiles[final] - OSIRIS_BASE])
+    while (pushed_to := osiris_push(tiles, final)) >= 0:
+        final = pushed_to
     pushed = final != landing
     base = "move_back" if option == BACK else "move"
     params: dict[str, Any] = {"origin": src, "landing": landing, "field": final}
@@ -123,19 +124,16 @@ def destination(st: LuxorState, seat: int, src: int, option: int) -> tuple[str, 
     return base + ("_osiris" if pushed else ""), params
 
 
-def _forced_move(st: LuxorState, seat: int, kind: int) -> tuple[int, int] | None:
-    """The one move (field, tiles or BACK) a card leaves no choice about, if it is such a
-    card: one adventurer able to move it, one distance (rules._ask_field, _ask_distance)."""
+def _forced_move(st: LuxorState, action: int, kind: int) -> tuple[int, int] | None:
+    """The one move (field, tiles or BACK) the card ``kind`` played by ``action`` makes by
+    itself, if it leaves no choice (one adventurer able to move it, one distance): the
+    first the rules made when they played it on a copy (its events say)."""
     if CARD_MODE[kind] in (MODE_DIE, MODE_DIE_RANGE, MODE_ALL, MODE_LAST):
         return None
-    fields = field_options(st, seat, kind, 0)
-    if len(fields) != 1:
-        return None
-    options = rules.distance_options(probe(st, kind, 0), seat, fields[0])
-    if len(options) != 1:
-        return None
-    option = BACK if options[0] == rules.BACKWARD else options[0] - rules.FORWARD + 1
-    return fields[0], option
+    for event in st.clone().apply_events(action):
+        if isinstance(event, Moved):
+            return event.origin, BACK if event.steps == EVENT_BACK else event.steps
+    return None
 
 
 def _follow(last: ActionInfo, actions: list[int]) -> dict[str, Any]:
@@ -202,7 +200,7 @@ def action_info(st: LuxorState, action: int) -> ActionInfo:
         }
         if not any(rules.playable_ends(st)):
             return _info(st, action, "play_card_idle", params, [f"hand:{index}"])
-        forced = _forced_move(st, seat, hand[index])
+        forced = _forced_move(st, action, hand[index])
         if forced is None:
             info = _info(st, action, "play_card", params, [f"hand:{index}"])
             then = _moves_after(st, action)

@@ -8,6 +8,11 @@ action follows, with a choice where the tile offers one and a chance event where
 something); finally a card is drawn into the middle of the hand, unless a Horus card was
 taken. Every hidden draw is a chance node over the kinds still left in its pile. Phases in
 which nothing is chosen are never stopped at: a choice of one is taken at once.
+
+While they apply an action for someone who asked (``state.sink`` set), they append what
+happened to the sink as the events of :mod:`.events`: the log, the page's marks and the
+end-of-game statistics read those, so every rule here is worked out here alone. In a
+search the sink is None and each ``if sink is not None`` is all the events cost.
 """
 
 from __future__ import annotations
@@ -16,6 +21,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from necropolis.engine.frozen import added, added_in, replaced
+from necropolis.games.luxor import events as ev
 from necropolis.games.luxor.components import (
     ANUBIS_AFTER,
     BACKS,
@@ -61,10 +67,12 @@ from necropolis.games.luxor.movement import (
     distances,
     field_options,
     forward_dest,
+    osiris_push,
 )
-from necropolis.games.luxor.scoring import score_breakdown
+from necropolis.games.luxor.scoring import score_breakdown, tiebreak
 
 if TYPE_CHECKING:
+    from necropolis.engine.events import Event
     from necropolis.games.luxor.state import LuxorState
 
 # --- phases --------------------------------------------------------------------------------
@@ -239,6 +247,8 @@ def apply(st: LuxorState, action: int) -> None:
         _play(st, seat, action)
         st.ends_cache = None  # the hand and the board change from here on
     elif phase == P_DRAW:
+        if st.sink is not None:
+            st.sink.append(ev.CardDrawn(seat, action))
         st.draw_counts[action] -= 1
         st.draw_size -= 1
         _insert_middle(st, seat, action, 3 + st.epoch)
@@ -250,9 +260,13 @@ def apply(st: LuxorState, action: int) -> None:
         _move_card(st, seat, st.from_field, action)
     elif phase == P_ROLL:
         st.roll = action + 1
+        if st.sink is not None:
+            st.sink.append(ev.DieRolled(seat, st.roll))
         _ask_field(st, seat)
     elif phase == P_ACT_FIELD:
         st.options = []
+        if st.sink is not None:
+            st.sink.append(ev.TileChosen(seat, action - ACT_AT))
         _tile_action(st, seat, action - ACT_AT)
     elif phase == P_HORUS_TILE:
         if action == TAKE_KEY:
@@ -270,17 +284,23 @@ def apply(st: LuxorState, action: int) -> None:
             _take_wild(st, seat)
             _finish_action(st)
     elif phase == P_HORUS_DRAW:
+        if st.sink is not None:
+            st.sink.append(ev.HorusCardTaken(seat, st.pending, action))
         st.horus_counts = added_in(st.horus_counts, st.pending - 1, action, -1)
         _insert_middle(st, seat, action, st.pending - 1)
         st.pending = -1
         st.no_draw = True  # a Horus card replaces this turn's draw
         _finish_action(st)
     elif phase == P_SCARAB_DRAW:
+        if st.sink is not None:
+            st.sink.append(ev.ScarabTaken(seat, action))
         st.scarab_supply = added(st.scarab_supply, action, -1)
         st.scarabs = added_in(st.scarabs, seat, action, 1)
         _finish_action(st)
     elif phase == P_TEMPLE_REVEAL:
         field = st.pending
+        if st.sink is not None:
+            st.sink.append(ev.TempleRevealed(field, action))
         st.temple_counts = added_in(st.temple_counts, FIELD_SYMBOL[field], action, -1)
         st.tiles[field] = TEMPLE_BASE + action
         st.pending = -1
@@ -289,6 +309,8 @@ def apply(st: LuxorState, action: int) -> None:
         st.draw_counts[action] -= 1
         st.draw_size -= 1
         target = st.deal_index // HAND_SIZE
+        if st.sink is not None:
+            st.sink.append(ev.CardDealt(target, action))
         st.hands[target].append(action)
         st.origins[target].append(3)
         st.deal_index += 1
@@ -299,6 +321,8 @@ def apply(st: LuxorState, action: int) -> None:
     elif phase == P_OSIRIS:
         st.osiris_left = added(st.osiris_left, action, -1)
         st.tiles[OSIRIS_FIELDS[st.deal_index]] = OSIRIS_BASE + action
+        if st.sink is not None:
+            st.sink.append(ev.OsirisLaid(OSIRIS_FIELDS[st.deal_index], OSIRIS_VALUES[action]))
         st.deal_index += 1
         if st.deal_index == OSIRIS_USED:
             st.deal_index = 0
@@ -306,6 +330,8 @@ def apply(st: LuxorState, action: int) -> None:
     elif phase == P_TREASURE:
         st.treasure_left = added(st.treasure_left, action, -1)
         st.tiles[TREASURE_FIELDS[st.deal_index]] = TREASURE_BASE + action
+        if st.sink is not None:
+            st.sink.append(ev.TreasureLaid(TREASURE_FIELDS[st.deal_index], action))
         st.deal_index += 1
         if st.deal_index == len(TREASURE_FIELDS):
             st.deal_index = 0
@@ -328,6 +354,8 @@ def _play(st: LuxorState, seat: int, action: int) -> None:
     st.origins[seat].pop(idx)
     st.discard[kind] += 1
     st.card = kind
+    if st.sink is not None:
+        st.sink.append(ev.CardPlayed(seat, kind, action - PLAY_LEFT, not (left or right)))
     if not (left or right):
         st.no_move_turns += 1
         _finish_action(st)
@@ -348,6 +376,8 @@ def _play(st: LuxorState, seat: int, action: int) -> None:
 def _ask_field(st: LuxorState, seat: int) -> None:
     options = field_options(st, seat, st.card, st.roll)
     if not options:  # only after a roll that no adventurer can use: the card is spent
+        if st.sink is not None:
+            st.sink.append(ev.RollWasted(seat, st.roll))
         _finish_action(st)
         return
     if len(options) == 1:
@@ -379,21 +409,29 @@ def _step(st: LuxorState, seat: int, src: int, dst: int) -> None:
             if src <= ANUBIS_AFTER[i] < dst and st.sleeping[seat * NUM_STATUES + i]:
                 st.sleeping = replaced(st.sleeping, seat * NUM_STATUES + i, 0)
                 adv[base + STAIRS] += 1  # the woken adventurer stands up on the stairs
+                if st.sink is not None:
+                    st.sink.append(ev.Woke(seat, i))
     if dst == CHAMBER:
         st.keys = added(st.keys, seat, -1)
         st.keys_paid += 1
         st.entries += 1
-        if st.entries <= len(SARCOPHAGI):
+        won = st.entries <= len(SARCOPHAGI)
+        if won:
             st.sarcophagi = replaced(st.sarcophagi, st.entries - 1, seat)
         if st.entries >= 2:
             st.ending = True
+        if st.sink is not None:
+            last = st.entries == len(SARCOPHAGI)
+            worth = SARCOPHAGI[st.entries - 1] if won else None
+            st.sink.append(ev.ChamberEntered(seat, st.entries, worth, last))
 
 
 def _arrive(st: LuxorState, seat: int, field: int) -> int:
     """Let Osiris tiles push the adventurer that just reached ``field`` on; its final field."""
     tiles = st.tiles
-    while OSIRIS_BASE <= tiles[field] < HORUS_TILE_BASE:
-        dest = forward_dest(tiles, field, OSIRIS_VALUES[tiles[field] - OSIRIS_BASE])
+    while (dest := osiris_push(tiles, field)) >= 0:
+        if st.sink is not None:
+            st.sink.append(ev.OsirisPush(seat, field, dest))
         _step(st, seat, field, dest)
         field = dest
     return field
@@ -403,8 +441,12 @@ def _move_card(st: LuxorState, seat: int, src: int, action: int) -> None:
     st.options = []
     if action == BACKWARD:
         dst = backward_dest(st.tiles, src)
+        steps = ev.BACK
     else:
-        dst = forward_dest(st.tiles, src, action - FORWARD + 1)
+        steps = action - FORWARD + 1
+        dst = forward_dest(st.tiles, src, steps)
+    if st.sink is not None:
+        st.sink.append(ev.Moved(seat, src, steps, dst))
     _step(st, seat, src, dst)
     _tile_action(st, seat, _arrive(st, seat, dst))
 
@@ -417,8 +459,12 @@ def _all_forward(st: LuxorState, seat: int, steps: int) -> None:
     for f in range(CHAMBER - 1, -1, -1):
         for _ in range(before[f]):
             if not can_go(st, seat, f, steps):
+                if st.sink is not None:
+                    st.sink.append(ev.Stayed(seat, f, steps))
                 continue  # this one cannot make the move and stays
             dst = forward_dest(st.tiles, f, steps)
+            if st.sink is not None:
+                st.sink.append(ev.Moved(seat, f, steps, dst))
             _step(st, seat, f, dst)
             final = _arrive(st, seat, dst)
             if final != CHAMBER and final not in finals:
@@ -445,6 +491,8 @@ def _all_forward(st: LuxorState, seat: int, steps: int) -> None:
 def _last_to_second(st: LuxorState, seat: int) -> None:
     fields = active_fields(st, seat)
     src, dst = fields[0], fields[1]
+    if st.sink is not None:
+        st.sink.append(ev.Moved(seat, src, ev.REARMOST, dst))
     _step(st, seat, src, dst)
     _tile_action(st, seat, dst)  # an empty field there simply offers no action
 
@@ -464,11 +512,21 @@ def _horus_available(st: LuxorState, level: int) -> bool:
 def _take_key(st: LuxorState, seat: int) -> None:
     st.key_supply -= 1
     st.keys = added(st.keys, seat, 1)
+    if st.sink is not None:
+        st.sink.append(ev.KeyTaken(seat))
 
 
 def _take_wild(st: LuxorState, seat: int) -> None:
     st.wild_supply -= 1
     st.wilds = added(st.wilds, seat, 1)
+    if st.sink is not None:
+        st.sink.append(ev.WildTaken(seat))
+
+
+def _nothing_left(st: LuxorState, seat: int) -> None:
+    """The tile offered only what the supply has none of left."""
+    if st.sink is not None:
+        st.sink.append(ev.NothingLeft(seat))
 
 
 def _start_horus_draw(st: LuxorState, level: int) -> None:
@@ -483,14 +541,19 @@ def _tile_action(st: LuxorState, seat: int, field: int) -> None:
     if TREASURE_BASE <= code < OSIRIS_BASE:
         kind = code - TREASURE_BASE
         need = TREASURE_NEED[kind] - (1 if st.one_fewer else 0)
-        if st.adventurers[seat * NF + field] >= need:
+        have = st.adventurers[seat * NF + field]
+        if have >= need:
             st.tiles[field] = 0
             st.treasures = added_in(st.treasures, seat, kind, 1)
             st.score = added(st.score, seat, TREASURE_POINTS[kind])
+            if st.sink is not None:
+                st.sink.append(ev.TreasureTaken(seat, field, kind))
             if FIELD_SYMBOL[field] >= 0:
                 st.pending = field
                 st.phase = P_TEMPLE_REVEAL
                 return
+        elif st.sink is not None:
+            st.sink.append(ev.TreasureTooFew(seat, field, kind, need, have))
     elif HORUS_TILE_BASE <= code < TEMPLE_BASE:
         level = code - HORUS_TILE_BASE + 1
         key_ok = st.key_supply > 0
@@ -504,11 +567,15 @@ def _tile_action(st: LuxorState, seat: int, field: int) -> None:
             return
         if key_ok:
             _take_key(st, seat)
+        else:
+            _nothing_left(st, seat)
     elif code >= TEMPLE_BASE:
         front = code - TEMPLE_BASE
         if front == WILD_TREASURE:
             if st.wild_supply > 0:
                 _take_wild(st, seat)
+            else:
+                _nothing_left(st, seat)
         elif front in (HORUS_1_OR_2, HORUS_2_OR_3):
             pair = (1, 2) if front == HORUS_1_OR_2 else (2, 3)
             levels = [lv for lv in pair if _horus_available(st, lv)]
@@ -519,14 +586,18 @@ def _tile_action(st: LuxorState, seat: int, field: int) -> None:
             if levels:
                 _start_horus_draw(st, levels[0])
                 return
+            _nothing_left(st, seat)
         elif front == TUNNEL:
             dest = _next_tunnel(st.tiles, field)
+            if st.sink is not None:
+                st.sink.append(ev.Tunnel(seat, field, dest))
             if dest >= 0:
                 _step(st, seat, field, dest)
         elif front == SCARAB:
             if any(st.scarab_supply):
                 st.phase = P_SCARAB_DRAW
                 return
+            _nothing_left(st, seat)
         elif front == SCARAB_OR_WILD:
             scarab_ok = any(st.scarab_supply)
             wild_ok = st.wild_supply > 0
@@ -538,6 +609,10 @@ def _tile_action(st: LuxorState, seat: int, field: int) -> None:
                 return
             if wild_ok:
                 _take_wild(st, seat)
+            else:
+                _nothing_left(st, seat)
+        else:
+            _nothing_left(st, seat)
     _finish_action(st)
 
 
@@ -551,6 +626,8 @@ def _finish_action(st: LuxorState) -> None:
         st.discard = [0] * len(st.draw_counts)
         st.draw_size = sum(st.draw_counts)
         st.epoch += 1
+        if st.sink is not None:
+            st.sink.append(ev.Reshuffled())
     st.phase = P_DRAW
 
 
@@ -587,3 +664,33 @@ def _final_scoring(st: LuxorState) -> None:
     st.final = [score_breakdown(st, s) for s in range(st.num_players)]
     st.score = tuple(row[-1] for row in st.final)
     st.phase = P_END
+    if st.sink is not None:
+        _the_end(st, st.sink)
+
+
+def _the_end(st: LuxorState, sink: list[Event]) -> None:
+    """How the match ended, every seat's score part by part, and who won."""
+    n = st.num_players
+    if st.no_move_turns >= n:
+        sink.append(ev.MatchOver(ev.ENDED_EARLY, st.round))
+    elif not st.ending and st.round >= MAX_ROUNDS:
+        sink.append(ev.MatchOver(ev.ENDED_AT_LIMIT, st.round))
+    else:
+        sink.append(ev.MatchOver(ev.ENDED, st.round))
+    assert st.final is not None
+    for seat, row in enumerate(st.final):
+        sink.append(ev.FinalScore(seat, *row))
+    totals = [row[-1] for row in st.final]
+    best = max(totals)
+    tied = [s for s in range(n) if totals[s] == best]
+    best_sarcophagus = tiebreak(st)
+    top = max(best_sarcophagus[s] for s in tied)
+    winners = [s for s in tied if best_sarcophagus[s] == top]
+    if len(tied) == 1:
+        how = ev.ALONE
+    elif len(winners) == 1:
+        how = ev.BY_TIEBREAK
+    else:
+        how = ev.SHARED
+    for seat in winners:
+        sink.append(ev.Won(seat, best, how, top))

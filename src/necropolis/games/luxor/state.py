@@ -19,7 +19,6 @@ from necropolis.engine.protocol import CHANCE, TERMINAL, State, View, winners_sh
 from necropolis.games.luxor import (
     breakdown,
     heuristic,
-    narration,
     prompts,
     rules,
     scoring,
@@ -51,7 +50,7 @@ SHOWS_HIDDEN = frozenset(
 )
 
 if TYPE_CHECKING:
-    from necropolis.engine.language import ActionInfo, LogEntry, Prompt, SeatScore
+    from necropolis.engine.language import ActionInfo, Prompt, SeatScore
     from necropolis.engine.protocol import Game
 
 
@@ -220,13 +219,8 @@ class LuxorState(State):
     def describe_action(self, action: int, observer: int | None) -> str:
         return text.describe_action(self, action, observer)
 
-    # The table language lives in narration.py (the log), prompts.py and breakdown.py;
-    # computed on demand, never while playing.
-    def narrate(self, before: State, action: int, viewer: int | None) -> list[LogEntry]:
-        if not isinstance(before, LuxorState):
-            raise TypeError("luxor narrates only from a luxor state before the action")
-        return narration.narrate(self, before, action, viewer)
-
+    # The table language lives in prompts.py and breakdown.py (the log: the rules'
+    # events, told by narration.py); computed on demand, never while playing.
     def prompt(self, seat: int | None) -> Prompt | None:
         return prompts.prompt(self, seat)
 
