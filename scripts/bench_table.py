@@ -73,7 +73,8 @@ sys.path.insert(0, str(ROOT))
 
 from revisions import reference_source  # noqa: E402
 from tests import realservers  # noqa: E402
-from tests.tableclient import Message, SeatClient, create_table, ws_url  # noqa: E402
+from tests.clients import Message, SeatClient, create_table, ws_url  # noqa: E402
+from tests.clients.server import descendants, parents  # noqa: E402
 
 HOST = "127.0.0.1"  # loopback only: the benchmark never sends traffic anywhere else
 
@@ -110,16 +111,11 @@ def server_processes(pid: int) -> list[int]:
     """The processes that serve: ``pid`` itself and, under ``--workers N``, the server
     processes its supervisor spawned (not the bot pools, which are forked)."""
     found = [pid]
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        with contextlib.suppress(OSError, IndexError, ValueError):
-            with open(f"/proc/{entry}/stat", encoding="ascii") as stat:
-                parent = int(stat.read().rsplit(")", 1)[1].split()[1])
-            if parent == pid:
-                with open(f"/proc/{entry}/cmdline", "rb") as cmdline:
-                    if b"spawn_main" in cmdline.read():
-                        found.append(int(entry))
+    for child, parent in parents().items():
+        if parent == pid:
+            with contextlib.suppress(OSError), open(f"/proc/{child}/cmdline", "rb") as cmdline:
+                if b"spawn_main" in cmdline.read():
+                    found.append(child)
     return found
 
 
@@ -137,21 +133,10 @@ def resident_bytes(pids: list[int]) -> int:
 def descendants_cpu_seconds(pid: int) -> float:
     """CPU time used by the processes descended from ``pid`` that are running now (the
     bot pool's fork server and workers)."""
-    parents: dict[int, int] = {}
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            with (
-                contextlib.suppress(OSError, IndexError, ValueError),
-                open(f"/proc/{entry}/stat", encoding="ascii") as stat,
-            ):
-                parents[int(entry)] = int(stat.read().rsplit(")", 1)[1].split()[1])
     total = 0.0
-    for child, parent in parents.items():
-        while parent not in (0, 1, pid) and parent in parents:
-            parent = parents[parent]
-        if parent == pid:
-            with contextlib.suppress(OSError):
-                total += cpu_seconds(child)
+    for child in descendants(pid):
+        with contextlib.suppress(OSError):
+            total += cpu_seconds(child)
     return total
 
 

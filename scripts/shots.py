@@ -28,7 +28,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from playwright.sync_api import Page, sync_playwright  # noqa: E402
-from tests.server.harness import Server, SyncSeat, start_server  # noqa: E402
+from tests.clients import Server, SyncSeat, start_server  # noqa: E402
 from tests.web.conftest import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
 from tests.web.people import (  # noqa: E402
     confirm_hand_over,

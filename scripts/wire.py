@@ -38,7 +38,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "scripts"))
 
 from bench_table import serve  # noqa: E402
-from tests.tableclient import SeatClient, create_table, ws_url  # noqa: E402
+from tests.clients import SeatClient, create_table, ws_url  # noqa: E402
 from tests.web.conftest import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
 
 from necropolis.games import game_class, game_ids  # noqa: E402

@@ -84,7 +84,7 @@ def _old_source(into: Path) -> Path:
 
 def record() -> None:
     """Run the old server, make a table and a move on it, and write the fixture."""
-    from tests.server.harness import SyncSeat, running_server
+    from tests.clients import SyncSeat, running_server
 
     with tempfile.TemporaryDirectory() as scratch:
         url = f"sqlite:///{scratch}/old.db"

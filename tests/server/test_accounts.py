@@ -22,7 +22,7 @@ import httpx
 import pytest
 from websockets.sync.client import connect
 
-from tests.server.harness import Server, running_server
+from tests.clients import Server, running_server
 
 PAGE = {"X-Necropolis": "1"}
 

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 from websockets.sync.client import ClientConnection, connect
 
-from tests.server.harness import Server, running_server
+from tests.clients import Server, running_server
 
 
 @pytest.fixture

@@ -39,8 +39,8 @@ from necropolis.server.clocks import (
 )
 from necropolis.server.live import LiveTable
 from necropolis.server.models import ClockSettings, ClockState
+from tests.clients import Server, SyncSeat, running_server, start_server
 from tests.server import before_accounts
-from tests.server.harness import Server, SyncSeat, running_server, start_server
 from tests.server.test_migration import first
 
 #: The schema's revision before clocks (your-turn notices).

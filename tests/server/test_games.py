@@ -23,7 +23,7 @@ from sqlalchemy import create_engine, text
 from necropolis.engine.protocol import State
 from necropolis.engine.record import MatchRecord
 from necropolis.games import load_game
-from tests.server.harness import Message, Seat, running_server
+from tests.clients import Message, Seat, running_server
 
 #: Per game: options and seats that finish quickly, and a window race where it has one.
 GAMES: dict[str, dict[str, Any]] = {

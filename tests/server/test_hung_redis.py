@@ -19,7 +19,7 @@ import pytest
 import redis
 
 from tests import realservers
-from tests.server.harness import SyncSeat, running_server
+from tests.clients import SyncSeat, running_server
 
 CHANNEL = "deployment-a:tables"
 #: Person decisions played while Redis is frozen.

@@ -28,7 +28,7 @@ from necropolis.games import game_class, game_ids, load_game
 from necropolis.server import filter
 from necropolis.server.live import Connection, LiveTable
 from necropolis.server.service import new_row
-from tests.server.harness import Message, Seat, running_server
+from tests.clients import Message, Seat, running_server
 
 #: The bound of issue #17 on a first state: 16 KB.
 FIRST_STATE_LIMIT = 16 * 1024

@@ -26,7 +26,7 @@ import pytest
 from aiosmtpd.controller import Controller
 from aiosmtpd.smtp import SMTP, Envelope, Session
 
-from tests.server.harness import start_server
+from tests.clients import start_server
 from tests.server.test_notices import account, pass_the_turn, settled, table_socket
 
 #: Seconds a turn waits before it is mailed, in these tests.

@@ -11,8 +11,8 @@ import json
 
 from websockets.sync.client import connect
 
+from tests.clients import Server, running_server
 from tests.server import before_accounts
-from tests.server.harness import Server, running_server
 
 
 def first(server: Server, table_id: str, token: str) -> dict[str, object]:

@@ -22,7 +22,7 @@ import pytest
 from websockets.sync.client import ClientConnection, connect
 
 from necropolis.server.broker import PeerBus
-from tests.server.harness import Server, running_server
+from tests.clients import Server, running_server
 
 PAGE = {"X-Necropolis": "1"}
 

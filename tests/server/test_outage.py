@@ -39,10 +39,9 @@ from pathlib import Path
 import httpx
 import websockets
 
+from tests.clients import Message, SeatClient, Server, create_table, start_server, ws_url
 from tests.realservers import PostgresCluster
-from tests.server.harness import Server, start_server
 from tests.server.test_resilience import People, Seat, full_sync, games_of
-from tests.tableclient import Message, SeatClient, create_table, ws_url
 
 #: Seconds the database stays failed.
 OUTAGE = 3.0

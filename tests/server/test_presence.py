@@ -18,7 +18,7 @@ import pytest
 import websockets
 from websockets.exceptions import ConnectionClosed
 
-from tests.server.harness import MESSAGE_TIMEOUT, Seat, Server, SyncSeat, running_server
+from tests.clients import MESSAGE_TIMEOUT, Seat, Server, SyncSeat, running_server
 
 #: The server's default limit of connections per table (docs/protocol.md).
 TABLE_LIMIT = 100

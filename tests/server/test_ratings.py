@@ -22,7 +22,7 @@ from websockets.sync.client import connect
 from necropolis.games import load_game
 from necropolis.server.clocks import abandoned_result
 from necropolis.server.ratings import order_of
-from tests.server.harness import Server, SyncSeat, running_server
+from tests.clients import Server, SyncSeat, running_server
 
 PAGE = {"X-Necropolis": "1"}
 #: A turn-based clock of a day a turn: a rated table must have a clock.

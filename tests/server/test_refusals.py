@@ -15,7 +15,7 @@ import pytest
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
-from tests.server.harness import MESSAGE_TIMEOUT, Server, SyncSeat, running_server
+from tests.clients import MESSAGE_TIMEOUT, Server, SyncSeat, running_server
 
 
 @pytest.fixture(scope="module")

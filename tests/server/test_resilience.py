@@ -26,8 +26,7 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.server.harness import Server, start_server
-from tests.tableclient import Message, SeatClient, create_table
+from tests.clients import Message, SeatClient, Server, create_table, start_server
 
 #: SIGKILLs per test; each costs a server start (a few seconds on a loaded machine).
 KILLS = 20

@@ -25,7 +25,7 @@ from necropolis.server.db import Store, make_engine
 from necropolis.server.live import STEPS_KEPT, Connection, LiveTable
 from necropolis.server.models import StateMessage
 from necropolis.server.service import new_row
-from tests.server.harness import SyncSeat, running_server
+from tests.clients import SyncSeat, running_server
 from tests.server.test_tables import answer, play_one, settle
 
 

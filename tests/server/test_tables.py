@@ -20,7 +20,7 @@ from sqlalchemy import create_engine, insert, inspect, select
 from necropolis.engine.record import MatchRecord
 from necropolis.games import load_game
 from necropolis.server import db
-from tests.server.harness import Seat, Server, SyncSeat, running_server, start_server
+from tests.clients import Seat, Server, SyncSeat, running_server, start_server
 
 
 @pytest.fixture(scope="module")

@@ -22,7 +22,7 @@ from typing import Any
 import pytest
 
 from necropolis.server.db import Append, Store, make_engine
-from tests.server.harness import Server, SyncSeat, start_server
+from tests.clients import Server, SyncSeat, start_server
 
 Message = dict[str, Any]
 

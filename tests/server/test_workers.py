@@ -17,7 +17,7 @@ from pathlib import Path
 from websockets.exceptions import ConnectionClosed
 
 from necropolis.server.broker import Broker, Listener, PeerBus, RedisBus
-from tests.server.harness import Server, SyncSeat, running_server
+from tests.clients import Server, SyncSeat, running_server
 
 
 def test_the_news_of_a_table_travels_between_peer_processes(tmp_path: Path) -> None:

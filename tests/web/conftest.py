@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, Playwright, sync_playwright
 
-from tests.server.harness import Server, start_server
+from tests.clients import Server, start_server
 
 ROOT = Path(__file__).resolve().parents[2]
 STATIC = ROOT / "src" / "necropolis" / "server" / "static"

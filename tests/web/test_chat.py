@@ -14,7 +14,7 @@ from pathlib import Path
 import httpx
 from playwright.sync_api import Browser, Page, expect
 
-from tests.server.harness import Server
+from tests.clients import Server
 from tests.web.people import VIEWPORT, create_table, new_person, page_errors
 
 MARKUP = '<img src=x onerror="window.hacked=1"><b>bold</b> & <i>x</i>'

@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from tests.server.harness import Server, start_server
+from tests.clients import Server, start_server
 from tests.web.people import (
     VIEWPORT,
     WAIT,

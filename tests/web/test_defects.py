@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, Route, expect
 
-from tests.server.harness import Server, SyncSeat
+from tests.clients import Server, SyncSeat
 from tests.web.people import (
     VIEWPORT,
     create_table,

@@ -25,7 +25,7 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from necropolis import load_game
-from tests.server.harness import Server
+from tests.clients import Server
 from tests.web.people import (
     VIEWPORT,
     WAIT,

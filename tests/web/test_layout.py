@@ -23,7 +23,7 @@ from playwright.sync_api import Browser, Locator, Page, expect
 
 from necropolis.engine.protocol import State
 from necropolis.games import game_class
-from tests.server.harness import Server
+from tests.clients import Server
 from tests.web.conftest import Fresh
 from tests.web.people import (
     WAIT,

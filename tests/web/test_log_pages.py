@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from playwright.sync_api import Browser, expect
 
-from tests.server.harness import Server
+from tests.clients import Server
 from tests.web.people import VIEWPORT, WAIT, load_whole_log, log_indices, new_person, page_errors
 
 

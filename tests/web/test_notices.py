@@ -21,7 +21,7 @@ from pathlib import Path
 
 from playwright.sync_api import Browser, Page, expect
 
-from tests.server.harness import Server
+from tests.clients import Server
 from tests.web.people import (
     VIEWPORT,
     WAIT,

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, expect
 
-from tests.server.harness import Server, start_server
+from tests.clients import Server, start_server
 from tests.web.conftest import _ensure_built
 from tests.web.people import (
     VIEWPORT,

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from playwright.sync_api import Browser, expect
 
-from tests.server.harness import Server
+from tests.clients import Server
 from tests.web.people import VIEWPORT, new_person, page_errors, take_turn, wait_for_turn_or_end
 from tests.web.test_accounts import sign_in
 

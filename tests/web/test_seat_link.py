@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, expect
 
-from tests.server.harness import Server
+from tests.clients import Server
 from tests.web.people import VIEWPORT, create_table, new_person, page_errors
 
 #: What the page says, in each of its languages, when the seat is open elsewhere and when

@@ -30,7 +30,7 @@ from necropolis.engine.driver import sample_chance
 from necropolis.engine.protocol import State
 from necropolis.games import load_game
 from necropolis.server.db import Append, Store, make_engine
-from tests.server.harness import Server, SyncSeat
+from tests.clients import Server, SyncSeat
 from tests.web.conftest import Fresh
 from tests.web.people import VIEWPORT, new_person, page_errors, version
 

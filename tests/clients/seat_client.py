@@ -1,9 +1,10 @@
-"""A client of the table protocol (docs/protocol.md) over real HTTP and WebSocket connections.
+"""An asyncio client of the table protocol (docs/protocol.md) for crowds of connections.
 
 What a browser does, without the page: create a table over HTTP, open one WebSocket per
 seat, say hello with the last version seen, keep every ``state`` message, act at the
-current version. The resilience tests and ``scripts/bench_table.py`` drive the server
-through it, so they see exactly what a person's page would see, and nothing else.
+current version, with a callback on each state (so that thousands of them run in one
+process). The resilience tests, ``scripts/bench_table.py`` and ``scripts/wire.py`` drive
+the server through it, so they see exactly what a person's page would see.
 """
 
 from __future__ import annotations
@@ -19,7 +20,8 @@ import httpx
 import websockets
 from websockets.asyncio.client import ClientConnection
 
-Message = dict[str, Any]
+from tests.clients.seats import hello_message
+from tests.clients.server import Message, ws_url
 
 
 async def create_table(
@@ -43,10 +45,6 @@ async def create_table(
         raise RuntimeError(f"creating a table failed: {response.status_code} {response.text}")
     answer: Message = response.json()
     return answer
-
-
-def ws_url(base_url: str, table_id: str) -> str:
-    return base_url.replace("http://", "ws://", 1).rstrip("/") + f"/ws/tables/{table_id}"
 
 
 def _by_index(entries: list[Message]) -> dict[int, list[Message]]:
@@ -108,10 +106,7 @@ class SeatClient:
             max_size=2**24,
             ping_interval=None,
         )
-        hello: Message = {"type": "hello", "token": self.token, "version": self.version}
-        if self.undo:
-            hello["undo"] = True
-        await self._socket.send(json.dumps(hello))
+        await self._socket.send(json.dumps(hello_message(self.token, self.version, self.undo)))
         self.closed.clear()
         self._reader = asyncio.create_task(self._read())
         return await self.wait_for(lambda s: True, timeout=timeout, fresh=True)
