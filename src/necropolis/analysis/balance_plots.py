@@ -13,14 +13,8 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from necropolis.analysis.balance import (
-    CHANGED,
-    DEFAULTS,
-    SHIPPED,
-    plan_variant_players,
-    pooled_features,
-    variant_rows,
-)
+from necropolis.analysis.balance import CHANGED, DEFAULTS, SHIPPED
+from necropolis.analysis.balance_stats import plan_variant_players, pooled_features, variant_rows
 
 Summary = Mapping[str, Any]
 

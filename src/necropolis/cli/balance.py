@@ -23,8 +23,8 @@ from necropolis.analysis.balance import (
     make_plan,
     read_matches,
     run_balance,
-    write_report,
 )
+from necropolis.analysis.balance_report import write_report
 from necropolis.bots import BOTS
 from necropolis.cli.common import (
     BOT_NAMES,
