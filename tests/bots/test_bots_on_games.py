@@ -101,6 +101,7 @@ def test_bots_choose_legal_actions_from_the_seat_view_alone(game_id: str, player
             )
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game_id", necropolis.games())
 def test_the_heuristic_bot_beats_random_play(game_id: str) -> None:
     # A strategy worth the name wins most two-player matches against random moves; seats

@@ -25,7 +25,10 @@ from necropolis.games import game_class, load_game
 
 
 def configurations() -> list[Any]:
-    """(game id, options) for every game, player count, and each boolean variant alone."""
+    """(game id, options) for every game, player count, and each boolean variant alone.
+
+    The fewest and the most players of each game, with its default options, are the fast
+    tier's (``./test --fast``); the counts between and the variants are marked slow."""
     params = []
     for game_id in necropolis.games():
         cls = game_class(game_id)
@@ -37,7 +40,9 @@ def configurations() -> list[Any]:
             for variant in variants:
                 options = {"players": players, **variant}
                 label = "-".join(f"{k}={v}" for k, v in options.items())
-                params.append(pytest.param(game_id, options, id=f"{game_id}-{label}"))
+                corner = not variant and players in (cls.min_players, cls.max_players)
+                marks = () if corner else (pytest.mark.slow,)
+                params.append(pytest.param(game_id, options, id=f"{game_id}-{label}", marks=marks))
     return params
 
 

@@ -93,6 +93,7 @@ def test_language_is_well_formed_through_random_matches(game_id: str) -> None:
         assert [e["index"] for e in log] == sorted(e["index"] for e in log)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game_id", GAMES)
 def test_breakdowns_add_up_to_the_scores(game_id: str) -> None:
     cls = load_game(game_id)

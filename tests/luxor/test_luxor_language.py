@@ -457,7 +457,9 @@ def _told(st: LuxorState, seat: int) -> str:
     return json.dumps([st.prompt(seat), infos, st.score_breakdown()], sort_keys=True)
 
 
-@pytest.mark.parametrize("players", [2, 3, 4])
+@pytest.mark.parametrize(
+    "players", [2, pytest.param(3, marks=pytest.mark.slow), pytest.param(4, marks=pytest.mark.slow)]
+)
 def test_resampled_worlds_tell_a_seat_the_same(players: int) -> None:
     rng = random.Random(players)
     compared = 0
