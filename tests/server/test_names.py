@@ -22,8 +22,8 @@ from sqlalchemy import create_engine, insert
 from websockets.sync.client import connect
 
 from necropolis.server import db
+from tests.clients import Server, SyncSeat, running_server
 from tests.server import before_accounts
-from tests.server.harness import Server, SyncSeat, running_server
 
 PAGE = {"X-Necropolis": "1"}
 

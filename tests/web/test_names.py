@@ -13,7 +13,7 @@ from pathlib import Path
 
 from playwright.sync_api import Browser, Page, expect
 
-from tests.server.harness import Server
+from tests.clients import Server
 from tests.web.people import VIEWPORT, create_table, new_person, page_errors
 from tests.web.test_accounts import sign_in
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { GAME_CATALOGS, givenName, LANGUAGES, loadEveryText, lobbyText, PAGE_CATALOGS, say, translator } from "./i18n.svelte";
 import { templateFields } from "./template";
+import { LEVELS } from "./protocol";
 
 // The game catalogs come to a page one by one as it needs them: here, all of them first.
 await loadEveryText();
@@ -34,7 +35,7 @@ describe("page catalogs", () => {
 
   it("names every level, seat type, status, refusal and error code the protocol has", () => {
     const needed = [
-      ...["easy", "medium", "hard"].map((l) => `level.${l}`),
+      ...LEVELS.map((l) => `level.${l}`),
       ...["me", "link", "hotseat", "bot"].map((t) => `seat.type.${t}`),
       ...["playing", "finished"].map((s) => `status.${s}`),
       ...["stale_version", "not_your_turn", "illegal_action", "malformed", "too_large", "rate_limited", "seat_taken_by_bot", "finished"].map((c) => `refused.${c}`),
