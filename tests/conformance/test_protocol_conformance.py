@@ -24,11 +24,11 @@ from necropolis.engine.driver import sample_chance
 from necropolis.games import game_class, load_game
 
 
-def configurations() -> list[Any]:
+def configurations(most: bool = True) -> list[Any]:
     """(game id, options) for every game, player count, and each boolean variant alone.
 
-    The fewest and the most players of each game, with its default options, are the fast
-    tier's (``./test --fast``); the counts between and the variants are marked slow."""
+    The fewest players of each game (and, with ``most``, the most), with its default
+    options, are the fast tier's (``./test --fast``); the others are marked slow."""
     params = []
     for game_id in necropolis.games():
         cls = game_class(game_id)
@@ -40,13 +40,17 @@ def configurations() -> list[Any]:
             for variant in variants:
                 options = {"players": players, **variant}
                 label = "-".join(f"{k}={v}" for k, v in options.items())
-                corner = not variant and players in (cls.min_players, cls.max_players)
+                corners = (cls.min_players, cls.max_players) if most else (cls.min_players,)
+                corner = not variant and players in corners
                 marks = () if corner else (pytest.mark.slow,)
                 params.append(pytest.param(game_id, options, id=f"{game_id}-{label}", marks=marks))
     return params
 
 
 CONFIGS = configurations()
+# OpenSpiel's own random simulation is the costliest check: the fast tier runs it at the
+# fewest players only.
+FEWEST = configurations(most=False)
 
 
 def random_walk(state: State, rng: random.Random, check: Any, every: int = 1) -> State:
@@ -66,7 +70,7 @@ def random_walk(state: State, rng: random.Random, check: Any, every: int = 1) ->
     return state
 
 
-@pytest.mark.parametrize(("game_id", "options"), CONFIGS)
+@pytest.mark.parametrize(("game_id", "options"), FEWEST)
 def test_openspiel_random_sim_test(game_id: str, options: dict[str, Any]) -> None:
     import pyspiel
 
