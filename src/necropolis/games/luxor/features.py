@@ -7,9 +7,11 @@ points its adventurers stand on, how far its two leading adventurers are from th
 chamber, its adventurers in the chamber, awake and asleep, its treasures by type, sets,
 wild tiles, keys, scarabs, sarcophagi and Horus cards in hand. Then what the whole table
 shares (the time left by the two leaders' distance, the round, whether the last round is
-announced, the supplies), the phase, whose turn it is, and the two end cards of the
-viewer's own hand, the only ones it can play. Everything is read from the view
-(:func:`~.view.make_view`), so nothing a seat may not see can reach the judgement.
+announced, the supplies), the phase, whose turn it is, the two end cards of the
+viewer's own hand, the only ones it can play, and the turn in progress (the card played,
+the die, what is left to choose: a one-ply look at a move sees the turn half done).
+Everything is read from the view (:func:`~.view.make_view`), so nothing a seat may not
+see can reach the judgement.
 """
 
 from __future__ import annotations
@@ -43,6 +45,9 @@ _PHASES = len(rules.PHASE_NAMES)
 _PHASE = {name: i for i, name in enumerate(rules.PHASE_NAMES)}
 _PER_SEAT = 18
 _GLOBAL = 7
+#: The turn in progress beyond the card played: the die, one fewer step, no draw, and
+#: how many choices are left.
+_TURN = 4
 _SCARABS = sum(SCARAB_COUNTS)
 
 
@@ -100,7 +105,7 @@ class LuxorFeatures:
     margin_scale: float = 15.0
 
     def size(self, players: int) -> int:
-        return _GLOBAL + _PHASES + 2 * players + _PER_SEAT * players + 2 * NUM_CARD_KINDS
+        return _GLOBAL + _PHASES + 2 * players + _PER_SEAT * players + 3 * NUM_CARD_KINDS + _TURN
 
     def encode(self, view: View) -> list[float]:
         n: int = view["players"]
@@ -178,12 +183,23 @@ class LuxorFeatures:
                     horus / 3,
                 ]
             )
-        ends = [0.0] * (2 * NUM_CARD_KINDS)
+        ends = [0.0] * (3 * NUM_CARD_KINDS)
         hand = view["hands"][me] or []
         if hand:
             ends[hand[0]] = 1.0
             ends[NUM_CARD_KINDS + hand[-1]] = 1.0
+        # The turn in progress: the card played, the die, what is left to choose.
+        if view["card_in_play"] is not None and view["card_in_play"] >= 0:
+            ends[2 * NUM_CARD_KINDS + view["card_in_play"]] = 1.0
         add(ends)
+        add(
+            [
+                view["roll"] / 6,
+                float(bool(view["one_fewer"])),
+                float(bool(view["no_draw"])),
+                min(len(view["options"]), 10) / 10,
+            ]
+        )
         return out
 
 

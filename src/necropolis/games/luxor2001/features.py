@@ -3,10 +3,13 @@
 What a player weighs when asking who is ahead: the sarcophagi each seat holds (values it
 has seen, the eyes' mean for the rest), the pillars each seat's researchers hold with the
 scarabs gathered toward their next sarcophagus, whether the viewer's own pharaoh pillar
-is held, the researchers still in supply, the seat's own hand by animal, and how far the
-wall has filled. Everything comes from the view (:func:`~.view.build_view`), so nothing
-a seat may not see can reach the judgement; seats are listed from the viewer on, as
-:class:`~necropolis.engine.protocol.Features` asks.
+is held, the researchers still in supply, the seat's own hand by animal, how far the
+wall has filled, and what the last insertion has still to score (its pairs, scarabs, a
+researcher to move, a pillar being opened: a one-ply look at an insertion sees its
+position before it is scored). Everything comes from the view
+(:func:`~.view.build_view`), so nothing a seat may not see can reach the judgement;
+seats are listed from the viewer on, as :class:`~necropolis.engine.protocol.Features`
+asks.
 """
 
 from __future__ import annotations
@@ -43,6 +46,9 @@ _PER_SEAT = 9
 _PER_PILLAR_BASE = 4
 #: Global: wall filled, cards to draw, scarabs in supply, the two variants, the phase.
 _GLOBAL = 5 + _PHASES
+#: An insertion's pairs not yet scored (per animal and kind), scarabs it placed, the
+#: researcher to move and the pillar being opened, each per animal.
+_PENDING = 5 * NUM_ANIMALS
 
 
 class Luxor2001Features:
@@ -55,9 +61,10 @@ class Luxor2001Features:
 
     def size(self, players: int) -> int:
         # the seat to act and the seat whose turn it is, one column per seat each; then the
-        # pillars, the seats and the own hand (each card's two animals).
+        # pillars, the seats, the own hand (each card's two animals) and what an insertion
+        # has still to score.
         pillars = NUM_ANIMALS * (_PER_PILLAR_BASE + players)
-        return _GLOBAL + 2 * players + pillars + _PER_SEAT * players + 2 * NUM_ANIMALS
+        return _GLOBAL + 2 * players + pillars + _PER_SEAT * players + 2 * NUM_ANIMALS + _PENDING
 
     def encode(self, view: View) -> list[float]:
         n: int = view["players"]
@@ -146,6 +153,18 @@ class Luxor2001Features:
             animals[top] += 1 / HAND_SIZE
             animals[NUM_ANIMALS + bottom] += 1 / HAND_SIZE
         add(animals)
+        # What the last insertion has still to score, by animal: its pairs (two kinds) not
+        # yet placed, the scarabs it placed, a researcher to move, a pillar being opened.
+        pending = [0.0] * _PENDING
+        for token in view["pairs_pending"]:
+            pending[token] += 0.5
+        for a, placed in enumerate(view["scarabs_placed_now"]):
+            pending[2 * NUM_ANIMALS + a] = placed / 2
+        if view["relocating_for"] is not None:
+            pending[3 * NUM_ANIMALS + view["relocating_for"]] = 1.0
+        if view["opening"] is not None:
+            pending[4 * NUM_ANIMALS + view["opening"]] = 1.0
+        add(pending)
         return out
 
 
