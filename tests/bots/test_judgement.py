@@ -194,3 +194,38 @@ def test_horus_crossings_count_the_block_squares_of_the_best_way_out() -> None:
     # With both exits' blocks down there is no way out at all.
     shut = crossings(tuple(sorted(cp.SQUARE_NUMBER[e] for e in cp.ENTRANCES)))
     assert set(shut) == {99}
+
+
+class WorldWindow(SeatWindow):
+    """A window whose every drawn world is the state itself (a world already drawn)."""
+
+    __slots__ = ()
+
+    def resample(self, rng: random.Random) -> necropolis.State:
+        return self._state.clone()
+
+
+def test_a_look_at_the_rest_of_the_turn_judges_a_move_by_its_best_continuation() -> None:
+    # In luxor2001 an insertion is followed by the mover's own choices (the order of its
+    # pairs, a researcher to move): looking on, a move is worth the best way its turn can
+    # end, not the position half played.
+    game = necropolis.load_game("luxor2001", players=2)
+    judge = LearnedEvaluator(game, fresh_network(game, seed=9))
+    near, far = JudgementBot(judge, turn_leaves=0), JudgementBot(judge, turn_leaves=10**6)
+    checked = 0
+    for state in decision_points("luxor2001", 2, 12):
+        seat = state.current_player()
+        world = state.resample(seat, random.Random(1))
+        actions = world.legal_actions()
+        deep = far.values(WorldWindow(world, seat), actions, random.Random(0))
+        shallow = near.values(WorldWindow(world, seat), actions, random.Random(0))
+        for action, value, first in zip(actions, deep, shallow, strict=True):
+            child = world.clone()
+            child.apply_legal_action(action)
+            if child.is_terminal() or child.acting_seats() != (seat,):
+                assert value == pytest.approx(first)  # the turn is over: nothing to look at
+                continue
+            after = far.values(WorldWindow(child, seat), child.legal_actions(), random.Random(0))
+            assert value == pytest.approx(max(after))
+            checked += 1
+    assert checked, "some insertion leaves the mover more to choose"

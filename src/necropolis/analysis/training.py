@@ -94,6 +94,9 @@ class Settings:
     #: that only the model itself plays (in horus, both seats walking out at once), and
     #: the positions of these matches show it what a strong opponent does.
     reference_share: float = 0.0
+    #: The one-ply bot's look at the rest of the mover's turn
+    #: (:attr:`~necropolis.bots.judgement.JudgementBot.turn_leaves`).
+    turn_leaves: int = 0
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Settings:
@@ -370,7 +373,9 @@ class Trainer:
 
     def bot(self, epsilon: float) -> JudgementBot:
         judge = LearnedEvaluator(self.game, self.run.network, self.features)
-        return JudgementBot(judge, epsilon=epsilon, name="self")
+        return JudgementBot(
+            judge, epsilon=epsilon, name="self", turn_leaves=self.run.settings.turn_leaves
+        )
 
     def play_round(self) -> list[MatchData]:
         run = self.run

@@ -169,6 +169,9 @@ class LearnedEvaluator(Evaluator):
                 f"{game.id} at {n} players needs {found.size(n)} and {expected}"
             )
         self.network = network
+        #: How far the one-ply bot looked at the rest of a turn in the self-play that
+        #: trained the model (:attr:`JudgementBot.turn_leaves`): it plays best looking so.
+        self.turn_leaves = int(network.meta.get("settings", {}).get("turn_leaves", 0))
         generation = network.meta.get("generation")
         self.description = "learned model" + (
             f", generation {generation}" if generation is not None else ""
@@ -275,7 +278,10 @@ def evaluator(game: Game) -> Evaluator:
 class JudgementBot:
     """A one-ply player on a learned judgement: in ``worlds`` worlds drawn from the seat's
     window, each legal move is applied, and the move whose positions the judgement rates
-    best for the seat on average (read from the seat's view of each) is played. A move
+    best for the seat on average (read from the seat's view of each) is played. With
+    ``turn_leaves``, a move after which the seat alone decides again is worth the best of
+    its next moves (as far as that many leaves), so that a move is judged where the turn
+    it begins can end, not half played. A move
     that ends the match is rated by its true returns. With ``epsilon``, a random legal
     move is played that share of the time instead (self-play's exploration). Without a
     ``judge``, the game's shipped one (:func:`evaluator`; a game with none is refused).
@@ -291,6 +297,7 @@ class JudgementBot:
         epsilon: float = 0.0,
         name: str = "judgement",
         worlds: int = 1,
+        turn_leaves: int | None = None,
     ) -> None:
         if not 0.0 <= epsilon <= 1.0:
             raise ValueError("epsilon is a share of the decisions: 0 to 1")
@@ -300,6 +307,10 @@ class JudgementBot:
         self.epsilon = epsilon
         self.name = name
         self.worlds = worlds
+        #: How many of the seat's own further moves a decision may look at while its turn
+        #: goes on alone (the rest of a turn of several decisions, its best way judged):
+        #: 0, the position right after each move; None, as the judge's model was trained.
+        self.turn_leaves = turn_leaves
         #: Whether the last decision was a random (exploring) one.
         self.explored = False
 
@@ -320,21 +331,37 @@ class JudgementBot:
         for _ in range(self.worlds):
             world = window.resample(rng)
             views: list[View] = []
-            pending: list[int] = []
-            for i, action in enumerate(actions):
+            budget = [self.turn_leaves if self.turn_leaves is not None else judge.turn_leaves]
+            nodes = []
+            for action in actions:
                 child = world.clone()
                 child.apply_legal_action(action)
-                if child.is_terminal():
-                    returns = child.returns()
-                    values[i] += returns[seat] if any(returns) else 1.0 / n
-                else:
-                    views.append(child.view(seat))
-                    pending.append(i)
+                nodes.append(self._node(child, seat, views, budget))
+            worth = np.zeros(0)
             if views:
                 probs, _ = judge.network.forward(encode_views(judge.features, views))
                 worth = probs[:, 0] + (probs[:, n] / n if probs.shape[1] > n else 0.0)
-                values[pending] += worth
+            values += [_value(node, worth) for node in nodes]
         return values / self.worlds
+
+    def _node(self, state: State, seat: int, views: list[View], budget: list[int]) -> _Node:
+        """``state`` as a node of the seat's turn: a finished match's share, the best of
+        the seat's own next moves while its turn goes on alone (within the leaves left in
+        ``budget``), else a position to judge (its view appended to ``views``)."""
+        if state.is_terminal():
+            returns = state.returns()
+            return float(returns[seat]) if any(returns) else 1.0 / len(returns)
+        if budget[0] > 0 and state.acting_seats() == (seat,):
+            actions = state.legal_actions()
+            budget[0] -= len(actions)
+            children = []
+            for action in actions:
+                child = state.clone()
+                child.apply_legal_action(action)
+                children.append(self._node(child, seat, views, budget))
+            return children
+        views.append(state.view(seat))
+        return -len(views)  # a leaf: the position judged in row len(views) - 1
 
     def choose(self, window: SeatWindow, rng: random.Random) -> int:
         actions = window.legal_actions()
@@ -348,6 +375,19 @@ class JudgementBot:
         top = values.max()
         best = [a for a, v in zip(actions, values, strict=True) if v >= top - 1e-12]
         return best[rng.randrange(len(best))] if len(best) > 1 else best[0]
+
+
+#: A node of a turn's moves: a finished match's share (a float), a leaf (``-1 - row``
+#: of the judged positions), or the seat's own next moves (a list of nodes).
+_Node = float | int | list[Any]
+
+
+def _value(node: _Node, worth: Array) -> float:
+    if isinstance(node, list):
+        return max(_value(child, worth) for child in node)
+    if isinstance(node, int):
+        return float(worth[-1 - node])
+    return node
 
 
 def one_ply() -> JudgementBot:

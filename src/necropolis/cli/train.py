@@ -67,6 +67,14 @@ def train(
             help="share of the self-play matches with the reference bot in one seat",
         ),
     ] = 0.0,
+    turn_leaves: Annotated[
+        int,
+        typer.Option(
+            "--turn-leaves",
+            min=0,
+            help="positions the one-ply bot may judge of the rest of the mover's turn",
+        ),
+    ] = 0,
     epsilon: Annotated[
         float, typer.Option("--epsilon", min=0.0, max=1.0, help="random moves in self-play")
     ] = 0.05,
@@ -136,13 +144,14 @@ def train(
         reference_deals=reference_deals,
         warm_matches=warm,
         reference_share=reference_share,
+        turn_leaves=turn_leaves,
     )
     # What makes the same run again (how long it ran is not part of it).
     words = ["necropolis", "train", game_id, "--seed", str(seed), "--players", str(players)]
     words += ["--dir", str(run_folder), "--hidden", hidden]
     words += ["--generation-matches", str(generation), "--gate-deals", str(gate_deals)]
     words += ["--reference-deals", str(reference_deals), "--warm", str(warm)]
-    words += ["--reference-share", str(reference_share)]
+    words += ["--reference-share", str(reference_share), "--turn-leaves", str(turn_leaves)]
     words += ["--epsilon", str(epsilon), "--lambda", str(lam)]
     command = shlex.join(words)
     log = run_folder / "progress.log"
