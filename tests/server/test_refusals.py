@@ -154,7 +154,8 @@ def test_a_message_of_no_known_type_is_refused_saying_so(server: Server) -> None
     unknown = refusal(a)
     assert unknown["code"] == "malformed"
     assert unknown["message"] == (
-        "There is no message of type 'shout': a client sends hello, act, undo, commit, ping, log."
+        "There is no message of type 'shout': a client sends hello, act, undo, commit, ping, "
+        "log, hint."
     )
     a.send(json.dumps({"action": 3}))
     assert "says its type" in refusal(a)["message"]

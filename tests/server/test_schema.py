@@ -36,7 +36,15 @@ def test_every_message_each_way_is_a_named_type_of_the_schema() -> None:
     for union in ("ClientMessage", "ServerMessage"):
         refs = {r["$ref"].removeprefix("#/definitions/") for r in definitions[union]["oneOf"]}
         assert refs <= set(definitions)
-    assert _message_types(models.ClientMessage) == {"hello", "act", "undo", "commit", "ping", "log"}
+    assert _message_types(models.ClientMessage) == {
+        "hello",
+        "act",
+        "undo",
+        "commit",
+        "ping",
+        "log",
+        "hint",
+    }
     # A server message says every field, so the page may count on each.
     state = definitions["StateMessage"]
     assert set(state["required"]) == set(state["properties"])

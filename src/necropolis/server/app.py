@@ -33,6 +33,7 @@ from necropolis.server.models import PROTOCOL
 from necropolis.server.notices import Notices
 from necropolis.server.routes import (
     accounts,
+    analysis,
     chat,
     clocks,
     front,
@@ -125,7 +126,8 @@ def create_app(settings: Settings) -> FastAPI:
     # WebSocket is left alone: its state messages are small, see docs/protocol.md).
     app.add_middleware(GZipMiddleware, minimum_size=GZIP_MINIMUM)
     # In this order: the front-end's route answers every path, so it comes last.
-    for routes in (accounts, chat, ratings, notices, clocks, games, tables, socket, front):
+    routers = (accounts, chat, ratings, notices, clocks, games, tables, analysis, socket, front)
+    for routes in routers:
         app.include_router(routes.router)
     add_handlers(app)
     return app

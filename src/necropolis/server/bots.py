@@ -7,8 +7,10 @@ seat, replays the record, and decides through the seat's
 :class:`~necropolis.engine.seat.SeatWindow` with one of the levels of
 :mod:`necropolis.bots`. It returns only action ids: the seat's decision, and the ones
 after it while the seat alone goes on acting with nothing left to chance (a turn of
-several decisions, asked for at once: :func:`decide_turn`). Each worker keeps the states
-of the tables it decided for lately, so that the next decision at a table applies only the
+several decisions, asked for at once: :func:`decide_turn`); asked for a seat's hint, its
+three best moves with its chances, from its window alone (:func:`hints`). Each worker
+keeps the states of the tables it decided for lately, so that the next decision at a
+table applies only the
 actions committed since (the record only grows; a state whose actions are not a prefix
 of the table's is replayed afresh), and a table's next decision goes to the worker that
 made its last one when that worker is free.
@@ -146,6 +148,26 @@ def decide_turn(
     return chosen
 
 
+def hints(
+    game_id: str, options: dict[str, Any], actions: list[int], seat: int
+) -> list[tuple[int, float]]:
+    """The three best moves of ``seat`` after ``actions``, with its chance to win after
+    each, from its window alone (:func:`necropolis.analysis.explain.hints`; in a worker)."""
+    from necropolis.analysis.explain import Depth, judge_for
+    from necropolis.analysis.explain import hints as best_moves
+    from necropolis.engine.seat import SeatWindow
+    from necropolis.games import load_game
+
+    state = load_game(game_id, **options).new_initial_state()
+    for action in actions:
+        state.apply_action(action)
+    return best_moves(SeatWindow(state, seat), Depth(), judge_for(state.game))
+
+
+#: What a worker may be asked: a bot's decisions, or a seat's hints.
+_ASKED: dict[str, Any] = {"turn": decide_turn, "hints": hints}
+
+
 def _serve(conn: Connection) -> None:
     """A worker's life: answer each request on ``conn`` until the server closes it."""
     # Ctrl-C in a terminal and a SIGTERM to the process group (``timeout``, ``pkill -g``)
@@ -161,7 +183,8 @@ def _serve(conn: Connection) -> None:
         except (EOFError, OSError):
             return  # the server closed the pipe, or is gone
         try:
-            answer: tuple[str, object] = ("actions", decide_turn(*pickle.loads(request)))
+            kind, args = pickle.loads(request)
+            answer: tuple[str, object] = ("answer", _ASKED[kind](*args))
         except Exception as exc:  # told to the server, which logs it and plays on
             answer = ("failed", f"{type(exc).__name__}: {exc}")
         try:
@@ -178,7 +201,7 @@ class _Worker:
         self.conn = conn
         self.born = time.monotonic()
         #: The answers owed, in the order asked (a worker answers in that order).
-        self.answers: deque[asyncio.Future[list[int]]] = deque()
+        self.answers: deque[asyncio.Future[Any]] = deque()
         #: When it is taken for hung, if the next answer has not come.
         self.deadline: asyncio.TimerHandle | None = None
         #: The table it decided for last (it keeps that table's state).
@@ -237,12 +260,30 @@ class BotPool:
     ) -> list[int]:
         """What :func:`decide_turn` answers (at least one decision), from a worker;
         :class:`BotPoolError` when no worker could answer."""
-        request = pickle.dumps((game_id, options, actions, seat, level, table_id, most))
+        found = await self._ask(
+            "turn", (game_id, options, actions, seat, level, table_id, most), table_id
+        )
+        if not isinstance(found, list) or not found:
+            raise BotPoolError(f"the bot answered no decision: {found!r}")
+        return [int(a) for a in found]
+
+    async def hints(
+        self, game_id: str, options: dict[str, Any], actions: list[int], seat: int
+    ) -> list[tuple[int, float]]:
+        """What :func:`hints` answers, from a worker; :class:`BotPoolError` when no worker
+        could answer."""
+        found = await self._ask("hints", (game_id, options, actions, seat), None)
+        return [(int(a), float(c)) for a, c in found]
+
+    async def _ask(self, kind: str, args: tuple[Any, ...], table_id: str | None) -> Any:
+        """A worker's answer to the request ``kind`` with ``args``."""
+        request = pickle.dumps((kind, args))
         worker = await self._take(table_id)
         loop = asyncio.get_running_loop()
-        answer: asyncio.Future[list[int]] = loop.create_future()
+        answer: asyncio.Future[Any] = loop.create_future()
         worker.answers.append(answer)
-        worker.table = table_id
+        if kind == "turn":
+            worker.table = table_id
         try:
             worker.conn.send_bytes(request)
         except OSError:
@@ -346,8 +387,8 @@ class BotPool:
             loop = asyncio.get_running_loop()
             worker.deadline = loop.call_later(DECISION_DEADLINE, self._lost, worker, "it hung")
         if answer is not None and not answer.done():
-            if kind == "actions" and isinstance(value, list) and value:
-                answer.set_result([int(a) for a in value])
+            if kind == "answer":
+                answer.set_result(value)
             else:
                 answer.set_exception(BotPoolError(f"the bot failed: {value}"))
         self._wake()

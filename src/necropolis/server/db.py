@@ -155,6 +155,12 @@ def now() -> datetime:
     return datetime.now(UTC)
 
 
+def aware(at: datetime) -> datetime:
+    """A moment read back from the database, with its time zone (SQLite gives it back
+    without one; every moment was written in UTC)."""
+    return at if at.tzinfo is not None else at.replace(tzinfo=now().tzinfo)
+
+
 def default_url(data_dir: Path) -> str:
     return f"sqlite:///{data_dir / 'necropolis.sqlite3'}"
 

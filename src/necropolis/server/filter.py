@@ -102,6 +102,8 @@ def _public(live: LiveTable, seats: list[dict[str, Any]]) -> dict[str, Any]:
         "current_player": state.current_player(),
         "acting_seats": [] if live.over else list(state.acting_seats()),
         "winners": winners(state.returns()) if state.is_terminal() else [],
+        "hints": live.hints,
+        "hints_used": [{"seat": seat, "index": index} for seat, index in live.hints_used],
     }
 
 
@@ -159,6 +161,8 @@ def _state_data(
         "pending": len(turn.actions) if turn else 0,
         "pending_log": [e for entries in turn.entries for e in entries] if turn else [],
         "confirm": confirm,
+        "hints": public["hints"],
+        "hints_used": public["hints_used"],
         "clock": None,
     }
     _fill_log(live, data, seat, since)

@@ -153,6 +153,10 @@ class LiveTable:
         self.turns: dict[int, Turn] = {}
         #: The table's clock, if it has one (set by :mod:`necropolis.server.clocks`).
         self.clock: Clocked | None = None
+        #: Whether the table allows hints, and each hint asked: ``(seat, version)`` (see
+        #: :mod:`necropolis.server.analyses`; every viewer is shown them).
+        self.hints = False
+        self.hints_used: list[tuple[int, int]] = []
         #: The legal actions of the seats asked about, at the state last asked about (see
         #: :meth:`legal`).
         self._legal: tuple[State, dict[int, list[int]]] | None = None

@@ -190,6 +190,8 @@ class CreateTable(Strict):
     clock: ClockSettings | None = None
     #: Rated from its start (it must have a clock: see ratings in docs/protocol.md).
     rated: bool = False
+    #: Whether a seat may ask for hints (never at a rated table; every seat is told).
+    hints: bool = False
 
 
 class SeatInfo(BaseModel):
@@ -308,8 +310,15 @@ class LogRequest(Strict):
     before: Annotated[StrictInt, Field(ge=0)]
 
 
+class HintRequest(Strict):
+    """Ask for the seat's best moves now, at a table that allows hints."""
+
+    type: Literal["hint"]
+    version: Annotated[StrictInt, Field(ge=0)]
+
+
 ClientMessage = Annotated[
-    Hello | Act | Undo | Commit | Ping | LogRequest, Field(discriminator="type")
+    Hello | Act | Undo | Commit | Ping | LogRequest | HintRequest, Field(discriminator="type")
 ]
 
 
@@ -370,6 +379,13 @@ class Step(BaseModel):
     events: list[GameEvent] | None
 
 
+class HintUse(Sent):
+    """A hint a seat asked for, at version ``index`` (before that action)."""
+
+    seat: int
+    index: int
+
+
 class StateMessage(Sent):
     type: Literal["state"] = "state"
     protocol: int = PROTOCOL
@@ -404,8 +420,28 @@ class StateMessage(Sent):
     #: The actions a client asks its person to confirm first: ones that give something up
     #: for good, and with a turn in hand, ones that commit it.
     confirm: list[int] = Field(default_factory=list)
+    #: Whether the table allows hints, and every hint asked so far (shown to all).
+    hints: bool = False
+    hints_used: list[HintUse] = Field(default_factory=list)
     #: The table's clocks, null for an untimed table (always the message's last field).
     clock: ClockState | None = None
+
+
+class HintMove(Sent):
+    """One of the best moves a hint names: its descriptor and the seat's chance to win
+    with it, as the analysis judges it from the seat's window."""
+
+    action: int
+    chance: float
+    info: ActionInfo
+
+
+class Hint(Sent):
+    """The answer to :class:`HintRequest`, to the asking seat's connection only."""
+
+    type: Literal["hint"] = "hint"
+    version: int
+    moves: list[HintMove]
 
 
 class LogPage(Sent):
@@ -431,6 +467,7 @@ class Refused(Sent):
         "finished",
         "unavailable",
         "nothing_to_undo",
+        "no_hints",
     ]
     message: str
     version: int

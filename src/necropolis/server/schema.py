@@ -27,6 +27,7 @@ from necropolis.server.models import (
     PROTOCOL,
     ClientMessage,
     ErrorMessage,
+    Hint,
     LogPage,
     Pong,
     Presence,
@@ -36,7 +37,7 @@ from necropolis.server.models import (
 
 #: Every message the server sends on a table's WebSocket.
 ServerMessage = Annotated[
-    StateMessage | LogPage | Refused | ErrorMessage | Pong | Presence | ChatLine,
+    StateMessage | LogPage | Refused | ErrorMessage | Pong | Presence | ChatLine | Hint,
     Field(discriminator="type"),
 ]
 

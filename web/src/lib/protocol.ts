@@ -6,7 +6,7 @@
  * scripts/protocol_types, which writes this file; ./test checks that it is current.
  */
 
-export type ClientMessage = Hello | Act | Undo | Commit | Ping | LogRequest;
+export type ClientMessage = Hello | Act | Undo | Commit | Ping | LogRequest | HintRequest;
 /**
  * The levels people play against, weakest first: the one list of their names, which
  * the bots' registry, the server's protocol (and through it the page's types), the
@@ -17,7 +17,7 @@ export type Level = "easy" | "medium" | "hard";
  * A game's id, as the games' registry (necropolis.games) has them.
  */
 export type GameId = "horus" | "luxor" | "luxor2001";
-export type ServerMessage = StateMessage | LogPage | Refused | ErrorMessage | Pong | Presence | ChatLine;
+export type ServerMessage = StateMessage | LogPage | Refused | ErrorMessage | Pong | Presence | ChatLine | Hint;
 
 export interface AccountSettings {
   email: string | null;
@@ -57,6 +57,22 @@ export interface FollowUp {
     [k: string]: unknown;
   };
   text: string;
+}
+/**
+ * Where a finished match's analysis stands: ``queued``, ``running`` (``done`` of
+ * ``total`` moments weighed), ``done`` or ``failed`` (``error`` says why); ``analysis``
+ * is the last one made (``necropolis analyse --json``'s form), kept while a deeper one
+ * is made, null before the first.
+ */
+export interface AnalysisState {
+  status: "queued" | "running" | "done" | "failed";
+  worlds: number;
+  done: number;
+  total: number;
+  error: string | null;
+  analysis: {
+    [k: string]: unknown;
+  } | null;
 }
 /**
  * One message, as the page shows it (as text).
@@ -112,6 +128,13 @@ export interface LogRequest {
   before: number;
 }
 /**
+ * Ask for the seat's best moves now, at a table that allows hints.
+ */
+export interface HintRequest {
+  type: "hint";
+  version: number;
+}
+/**
  * How a table is timed (see docs/protocol.md, clocks): ``untimed`` (no clock, the
  * default), ``realtime`` (each seat has ``base`` seconds for the whole match and gains
  * ``increment`` after each of its turns) or ``turn`` (each turn must be played within
@@ -162,6 +185,7 @@ export interface CreateTable {
   creator_token?: string | null;
   clock?: ClockSettings | null;
   rated?: boolean;
+  hints?: boolean;
 }
 export interface SeatRequest {
   type: "me" | "link" | "hotseat" | "bot";
@@ -185,6 +209,12 @@ export interface SeatInfo {
 export interface Credentials {
   name: string;
   password: string;
+}
+/**
+ * Ask for an analysis with more worlds a moment (slower, steadier).
+ */
+export interface DeeperAnalysis {
+  worlds: number;
 }
 export interface ErrorBody {
   error: ErrorDetail;
@@ -246,6 +276,30 @@ export interface HandToBot {
 export interface Health {
   ok: boolean;
   protocol: number;
+}
+/**
+ * The answer to :class:`HintRequest`, to the asking seat's connection only.
+ */
+export interface Hint {
+  type: "hint";
+  version: number;
+  moves: HintMove[];
+}
+/**
+ * One of the best moves a hint names: its descriptor and the seat's chance to win
+ * with it, as the analysis judges it from the seat's window.
+ */
+export interface HintMove {
+  action: number;
+  chance: number;
+  info: ActionInfo;
+}
+/**
+ * A hint a seat asked for, at version ``index`` (before that action).
+ */
+export interface HintUse {
+  seat: number;
+  index: number;
 }
 export interface History {
   game: string;
@@ -353,7 +407,8 @@ export interface Refused {
     | "seat_taken_by_bot"
     | "finished"
     | "unavailable"
-    | "nothing_to_undo";
+    | "nothing_to_undo"
+    | "no_hints";
   message: string;
   version: number;
 }
@@ -450,6 +505,8 @@ export interface StateMessage {
   pending: number;
   pending_log: LogEntry[];
   confirm: number[];
+  hints: boolean;
+  hints_used: HintUse[];
   clock: ClockState | null;
 }
 /**

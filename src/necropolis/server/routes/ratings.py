@@ -108,6 +108,8 @@ async def make_rated(
         raise ApiError(409, "already_started", "A table is rated from its start or not at all.")
     settings = await clock_routes.settings_of(request, live)
     check_timed(None if settings is None else ClockSettings.model_validate(settings))
+    if live.hints:
+        raise ApiError(409, "hinted_table", "A table that gives hints cannot be rated.")
     persons = [int(s["seat"]) for s in live.row.seats if s["type"] != "bot"]
     await stored(ratings_of(request).mark, live.id, live.row.game, persons)
     return RatedMark(rated=True)

@@ -27,12 +27,14 @@ from necropolis.server.models import (
     Commit,
     ErrorMessage,
     Hello,
+    HintRequest,
     LogRequest,
     Ping,
     Pong,
     Refused,
     Undo,
 )
+from necropolis.server.routes.analysis import give_hint
 from necropolis.server.routes.common import settings_of, tables_of
 from necropolis.server.service import UNAVAILABLE, Tables
 
@@ -185,13 +187,15 @@ def _error(code: str, message: str) -> ErrorMessage:
     return ErrorMessage.model_validate({"code": code, "message": message})
 
 
-def _parse(raw: str) -> Hello | Act | Undo | Commit | Ping | LogRequest | str:
+def _parse(raw: str) -> Hello | Act | Undo | Commit | Ping | LogRequest | HintRequest | str:
     """The client's message as a model, or a sentence saying why it is not one."""
     try:
         # Parsed and validated in one pass by pydantic-core: a third of json.loads and
         # validate_python's time, with the same refusals. Its parser refuses deep nesting
         # itself (a few thousand brackets, well under the size limit) as invalid JSON.
-        parsed: Hello | Act | Undo | Commit | Ping | LogRequest = _client_message.validate_json(raw)
+        parsed: Hello | Act | Undo | Commit | Ping | LogRequest | HintRequest = (
+            _client_message.validate_json(raw)
+        )
     except ValidationError as exc:
         return _unread(exc)
     return parsed
@@ -298,6 +302,10 @@ async def _read(
                 continue
             door = service.undo if isinstance(parsed, Undo) else service.commit
             refused = await door(live, connection.seat, parsed.version, parsed.pending)
+            if refused is not None:
+                _refuse(live, connection, refused.code, refused.message)
+        elif isinstance(parsed, HintRequest):
+            refused = await give_hint(service, live, connection, parsed.version)
             if refused is not None:
                 _refuse(live, connection, refused.code, refused.message)
         elif isinstance(parsed, LogRequest):

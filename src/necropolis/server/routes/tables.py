@@ -36,6 +36,7 @@ from necropolis.server.models import (
     TableSummary,
 )
 from necropolis.server.routes import accounts as account_routes
+from necropolis.server.routes import analysis as analysis_routes
 from necropolis.server.routes import clocks as clock_routes
 from necropolis.server.routes import ratings as rating_routes
 from necropolis.server.routes.common import (
@@ -57,6 +58,7 @@ router = APIRouter()
 async def create_table(request: Request, body: CreateTable) -> CreatedTable:
     if body.rated:
         rating_routes.check_timed(body.clock)
+        analysis_routes.check_unhinted(body.hints)
     player = await account_routes.signed_in(request, for_writing=True)
     created = await _create(tables_of(request), body, player)
     await account_routes.claim_created(request, created, player)
@@ -102,6 +104,7 @@ async def rematch(
             ],
             "creator_token": token,
             "clock": await clock_routes.settings_of(request, live),
+            "hints": live.hints,
         }
     )
     player = await account_routes.signed_in(request, for_writing=True)
@@ -321,7 +324,7 @@ async def _create(service: Tables, body: CreateTable, player: Player | None) -> 
         tokens.token_hash(spectator),
         table_id,
     )
-    await service.create(row, body.clock)
+    await service.create(row, body.clock, hints=body.hints)
     return CreatedTable(
         table_id=table_id, creator_token=creator_token, seats=answer, spectator_token=spectator
     )

@@ -14,9 +14,11 @@ import asyncio
 import logging
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
+from typing import Any
 
 from necropolis.server.accounts import Accounts
-from necropolis.server.bots import BotPool
+from necropolis.server.analyses import AnalysisRunner, AnalysisStore
+from necropolis.server.bots import BotPool, BotPoolError
 from necropolis.server.broker import Broker
 from necropolis.server.clocks import Clocks
 from necropolis.server.db import Store, storage_failed
@@ -62,6 +64,9 @@ class TablesBase(ABC):
         self.trouble: str | None = None
         #: The timed tables' clocks (server/clocks/).
         self.clocks = Clocks(self)
+        #: Finished tables' analyses and the tables' hints (server/analyses.py).
+        self.analyses = AnalysisStore(store.engine)
+        self.analysis_runner = AnalysisRunner(self.analyses)
 
     def failed(self, live: LiveTable | None, exc: BaseException) -> None:
         """The storage failed (``exc``) while working on ``live``: remember what is wrong
@@ -94,6 +99,14 @@ class TablesBase(ABC):
                 raise
             self.trouble = trouble_text(exc)
         return self.trouble
+
+    async def pool_hints(
+        self, game: str, options: dict[str, Any], actions: list[int], seat: int
+    ) -> list[tuple[int, float]]:
+        """A seat's hint (its best moves after ``actions``), from a bot worker."""
+        if self._pool is None:
+            raise BotPoolError("the bot pool has not started")
+        return await self._pool.hints(game, options, actions, seat)
 
     @abstractmethod
     def drive(self, live: LiveTable) -> None:

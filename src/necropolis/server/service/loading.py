@@ -13,6 +13,7 @@ import logging
 import time
 
 from necropolis.server import bots
+from necropolis.server.analyses import attach_hints
 from necropolis.server.db import TableRow, storage_failed
 from necropolis.server.live import LiveTable
 from necropolis.server.models import ClockSettings
@@ -95,6 +96,7 @@ class Loading(TablesBase):
         if self._resumer is not None:
             self._resumer.cancel()
         await self.clocks.close()
+        await self.analysis_runner.close()
         for live in self._live.values():
             if live.driver is not None:
                 live.driver.cancel()
@@ -128,6 +130,7 @@ class Loading(TablesBase):
             live = None if found is None else await asyncio.to_thread(LiveTable, *found)
             if live is not None:
                 await self.clocks.attach(live)
+                attach_hints(live, await stored(self.analyses.hints_of, table_id))
                 self._live[table_id] = live
             future.set_result(live)
             return live
@@ -161,6 +164,11 @@ class Loading(TablesBase):
                 live.end_replaced()  # a seat given a new link on another process
             for seat, action in missed:
                 live.apply(seat, action)
+            if live.hints:
+                # A hint asked on another process is every viewer's to see.
+                changed = (
+                    attach_hints(live, await stored(self.analyses.hints_of, live.id)) or changed
+                )
         if changed or missed:
             # The turn may now be chance's or a bot's: nothing else would play it here.
             self.drive(live)
@@ -181,11 +189,16 @@ class Loading(TablesBase):
 
     # --- creating ---------------------------------------------------------------------
 
-    async def create(self, row: TableRow, clock: ClockSettings | None = None) -> LiveTable:
+    async def create(
+        self, row: TableRow, clock: ClockSettings | None = None, hints: bool = False
+    ) -> LiveTable:
         live = LiveTable(row, [])
         try:
             await stored(self.store.create, row)
             await self.clocks.created(live, clock)
+            if hints:
+                await stored(self.analyses.allow_hints, row.id)
+                live.hints = True
         except Exception as exc:
             if storage_failed(exc):
                 self.failed(None, exc)
