@@ -5,11 +5,12 @@
  * a bot by its level ("Hard bot") and a person by the seat's number ("Player 2").
  */
 import { givenName, pageText } from "./i18n.svelte";
+import { DEFAULT_LEVEL } from "./protocol";
 
 export interface NamedSeat { seat: number; type: string; name: string | null; level: string | null }
 
 export function shownName(s: NamedSeat): string {
-  return givenName(s.name) ?? (s.type === "bot" ? pageText(`seat.bot.${s.level ?? "medium"}`) : pageText("seat.player", { n: s.seat + 1 }));
+  return givenName(s.name) ?? (s.type === "bot" ? pageText(`seat.bot.${s.level ?? DEFAULT_LEVEL}`) : pageText("seat.player", { n: s.seat + 1 }));
 }
 
 /** A table's seats in one line, each by its name, the reader's own marked ("you"). */
