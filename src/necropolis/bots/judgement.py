@@ -286,9 +286,10 @@ class JudgementBot:
     move is played that share of the time instead (self-play's exploration). Without a
     ``judge``, the game's shipped one (:func:`evaluator`; a game with none is refused).
 
-    What a move is worth: the seat's chance to win, plus its fair share (1/N) of the chance
-    that nobody wins, as a match nobody wins is counted in the strength figures.
-    Equal ones are drawn between.
+    What a move is worth: the seat's chance to win, as the game's returns count it (a
+    match nobody wins is lost by all; counting it as a share, as the strength figures do,
+    made horus's self-play settle on both seats staying in until they were shut in, a
+    coin flip to a judgement that counts nobody as half). Equal ones are drawn between.
     """
 
     def __init__(
@@ -326,7 +327,6 @@ class JudgementBot:
         """What each of ``actions`` is worth to the window's seat, over the drawn worlds."""
         judge = self.judge_of(window.game)
         seat = window.seat
-        n = window.num_players
         values = np.zeros(len(actions))
         for _ in range(self.worlds):
             world = window.resample(rng)
@@ -340,7 +340,7 @@ class JudgementBot:
             worth = np.zeros(0)
             if views:
                 probs, _ = judge.network.forward(encode_views(judge.features, views))
-                worth = probs[:, 0] + (probs[:, n] / n if probs.shape[1] > n else 0.0)
+                worth = probs[:, 0]
             values += [_value(node, worth) for node in nodes]
         return values / self.worlds
 
@@ -349,8 +349,7 @@ class JudgementBot:
         the seat's own next moves while its turn goes on alone (within the leaves left in
         ``budget``), else a position to judge (its view appended to ``views``)."""
         if state.is_terminal():
-            returns = state.returns()
-            return float(returns[seat]) if any(returns) else 1.0 / len(returns)
+            return float(state.returns()[seat])
         if budget[0] > 0 and state.acting_seats() == (seat,):
             actions = state.legal_actions()
             budget[0] -= len(actions)
