@@ -19,7 +19,7 @@
  * decision not offered). `undo` takes back the person's last choice whole, as many
  * decisions as it took.
  */
-import { PROTOCOL, type ChatLine, type LogEntry, type Presence, type ServerMessage, type StateMessage } from "./protocol";
+import { PROTOCOL, type ChatLine, type Hint, type LogEntry, type Presence, type ServerMessage, type StateMessage } from "./protocol";
 
 /** A refusal or an error, as the page tells it to the person. */
 export interface Refusal { code: string; message: string }
@@ -76,6 +76,8 @@ export interface ClientOptions {
   onchange: (snap: Snapshot) => void;
   /** A line of the table's chat (its own message, never part of a state). */
   onchat?: (line: ChatLine) => void;
+  /** A hint this seat asked for (its own message, at the version it was asked at). */
+  onhint?: (hint: Hint) => void;
   connect?: (url: string) => SocketLike;
   setTimer?: (fn: () => void, ms: number) => unknown;
   clearTimer?: (handle: unknown) => void;
@@ -390,6 +392,8 @@ export class TableClient {
       else this.update({ loadingLog: false });
     } else if (msg.type === "chat") {
       this.opts.onchat?.(msg);
+    } else if (msg.type === "hint") {
+      this.opts.onhint?.(msg);
     } else if (msg.type === "refused" && msg.code === "unavailable") {
       this.unavailable();
     } else if (msg.type === "refused") {
