@@ -263,6 +263,10 @@ def test_record_and_replay_of_a_finished_table(server: Server, tmp_path: Path) -
             assert replay["view"] == states[step].view(seat)
             assert replay["log"] == [e for e in states[step].log(seat)]
             assert replay["breakdown"] == states[step].score_breakdown(seat)
+            # who may act there, and at the end who won, as the table's state says
+            over = states[step].is_terminal()
+            assert replay["acting_seats"] == ([] if over else list(states[step].acting_seats()))
+            assert replay["winners"] == (final["winners"] if over else [])
     # Turns begin where a seat decides after another did; the deal opens the match.
     actors = [
         None if states[i].current_player() < 0 else states[i].current_player()

@@ -154,7 +154,9 @@ def _finish_turn(mover: SyncSeat) -> tuple[int, list[int]]:
         state = mover.state
         assert state["actions"], state
         action = state["actions"][0]["action"]
-        # A decision that commits the turn in hand is one the page asks to confirm.
+        # A decision that commits the turn in hand is one the page asks to confirm; those
+        # that give something up for good are said apart (and are in ``confirm`` too).
+        assert set(state["forfeits"]) <= set(state["confirm"])
         held = state["pending"]
         mover.act(action)
         sent.append(action)

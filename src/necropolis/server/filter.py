@@ -133,10 +133,12 @@ def _state_data(
     may_act = seat is not None and seat in acting and not live.is_bot(seat) and not live.over
     actions: list[dict[str, Any]] = []
     confirm: list[int] = []
+    forfeits: list[int] = []
     if may_act and seat is not None:
         legal = live.legal(state, seat)
         actions = [dict(state.action_info(a)) for a in legal]
-        confirm = [a for a in legal if state.forfeits(a) or (turn and state.reveals(a))]
+        forfeits = [a for a in legal if state.forfeits(a)]
+        confirm = [a for a in legal if a in forfeits or (turn and state.reveals(a))]
     data: dict[str, Any] = {
         "type": "state",
         "protocol": PROTOCOL,
@@ -161,6 +163,7 @@ def _state_data(
         "pending": len(turn.actions) if turn else 0,
         "pending_log": [e for entries in turn.entries for e in entries] if turn else [],
         "confirm": confirm,
+        "forfeits": forfeits,
         "hints": public["hints"],
         "hints_used": public["hints_used"],
         "clock": None,
@@ -425,6 +428,8 @@ def replay(
             "log": log,
             "breakdown": state.score_breakdown(seat),
             "turns": turn_starts(actors),
+            "acting_seats": [] if state.is_terminal() else list(state.acting_seats()),
+            "winners": winners(state.returns()) if state.is_terminal() else [],
         }
     )
 

@@ -252,6 +252,10 @@ class Replay(BaseModel):
     breakdown: list[SeatScore]
     #: The steps at which the match's turns begin (0 first), for stepping turn by turn.
     turns: list[int]
+    #: The seats that may act at this step (none once the match is over).
+    acting_seats: list[int] = Field(default_factory=list)
+    #: At the last step, the seats that won (as the ``state`` message's ``winners``).
+    winners: list[int] = Field(default_factory=list)
 
 
 class ErrorDetail(BaseModel):
@@ -420,6 +424,9 @@ class StateMessage(Sent):
     #: The actions a client asks its person to confirm first: ones that give something up
     #: for good, and with a turn in hand, ones that commit it.
     confirm: list[int] = Field(default_factory=list)
+    #: Of those, the ones that give something up for good (``State.forfeits``: leaving the
+    #: pyramid, ending a turn with actions left): a client may ask about these alone.
+    forfeits: list[int] = Field(default_factory=list)
     #: Whether the table allows hints, and every hint asked so far (shown to all).
     hints: bool = False
     hints_used: list[HintUse] = Field(default_factory=list)
