@@ -189,6 +189,8 @@ HORUS = GOD_INDEX["horus"]
 TREASURE, CHEST, NECKLACE, EQUIPMENT, WOUND, IDOL = range(6)
 _KIND = {"treasure": TREASURE, "chest": CHEST, "necklace": NECKLACE}
 _KIND.update({"equipment": EQUIPMENT, "wound": WOUND, "idol": IDOL})
+#: Each card kind's word in the data file, by its number.
+KIND_NAMES: tuple[str, ...] = tuple(sorted(_KIND, key=_KIND.__getitem__))
 ORIGINS = ("rubble", "sand", "water", "anubis", "thoth", "horus", "mummy", "block", "idol")
 #: The origins as English words: a sarcophagus deck is named after its god, with a capital.
 ORIGIN_WORDS = tuple(o.capitalize() if o in GODS else o for o in ORIGINS)

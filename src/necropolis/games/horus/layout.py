@@ -131,4 +131,9 @@ def board_layout() -> dict[str, Any]:
         "mummy_starts": starts,
         "alternate_mummy_starts": alternate,
         "dice": list(cp.DIE_COLOURS),
+        # each card type's kind, for the players' panels (equipment, wounds, treasures)
+        "cards": [
+            {"name": name, "kind": cp.KIND_NAMES[kind]}
+            for name, kind in zip(cp.CARD_NAME, cp.CARD_KIND, strict=True)
+        ],
     }
