@@ -12,7 +12,7 @@ import random
 import re
 from dataclasses import dataclass, field
 
-from playwright.sync_api import BrowserContext, Page, expect
+from playwright.sync_api import BrowserContext, Locator, Page, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 #: Milliseconds to wait for the server and its bots (the machine may be loaded).
@@ -21,18 +21,22 @@ WAIT = 60_000
 VIEWPORT = {"width": 1280, "height": 900}
 
 
-def new_person(browser_context: BrowserContext, speed: str | None = "instant") -> Page:
+def new_person(
+    browser_context: BrowserContext, speed: str | None = "instant", ask: str | None = None
+) -> Page:
     """A page that fails its test on any script error.
 
     Other seats' moves are shown at the pace ``speed`` ("normal", "fast", "instant"; None:
     the page's default), as if the person had chosen it in the table's settings. Tests
     of other things see them at once, so that a whole game stays quick to play; the tests
-    of the pacing choose theirs."""
+    of the pacing choose theirs. ``ask`` is the table's setting of the moves it asks about
+    first ("forfeits", "turn", "never"; None: the page's default)."""
     page = browser_context.new_page()
-    if speed is not None:
-        page.add_init_script(
-            f"try {{ localStorage.setItem('necropolis.speed', {speed!r}); }} catch (e) {{}}"
-        )
+    for key, value in (("speed", speed), ("ask", ask)):
+        if value is not None:
+            page.add_init_script(
+                f"try {{ localStorage.setItem('necropolis.{key}', {value!r}); }} catch (e) {{}}"
+            )
     page.set_default_timeout(WAIT)
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
@@ -150,7 +154,7 @@ def take_turn(page: Page, rng: random.Random, board_only: bool = True) -> int:
         elif buttons.count():
             buttons.nth(rng.randrange(buttons.count())).click()
         elif not board_only:
-            moves = page.locator("[data-testid=moves] button[data-action]")
+            moves = plain_moves(page)
             moves.nth(rng.randrange(moves.count())).click()
         else:
             # The prompt can come before the board's targets (a board component still
@@ -208,6 +212,25 @@ def wait_for_turn_or_end(pages: list[Page]) -> Page | None:
                 ) from None
             continue
         deadline_each = WAIT
+
+
+def choose_setting(page: Page, testid: str, value: str) -> None:
+    """Choose ``value`` in the table's setting ``testid`` ("speed", "ask"), its settings
+    opened first as a person opens them, and closed after."""
+    settings = page.locator("details.settings")
+    if settings.get_attribute("open") is None:
+        page.get_by_test_id("settings").click()
+    page.get_by_test_id(testid).select_option(value)
+    page.get_by_test_id("settings").click()
+
+
+def plain_moves(page: Page) -> Locator:
+    """The buttons of the table's plain list of moves (the keyboard's), the list opened
+    first as a person opens it (it is closed until asked for)."""
+    closed = page.locator("details.moves:not([open]) > summary")
+    if closed.count():
+        closed.click()
+    return page.locator("[data-testid=moves] button[data-action]")
 
 
 def log_indices(page: Page) -> list[int]:

@@ -261,7 +261,7 @@ def test_a_hot_seat_shows_every_seats_score(
                 client.close()
 
         rng = random.Random(8)
-        scores = page.locator(".side .players li .score")
+        scores = page.locator("[data-testid=panels] .score")
 
         def shown() -> list[str]:
             expect(scores).to_have_count(2)

@@ -266,7 +266,7 @@ def test_every_page_and_panel_speaks_the_language(
         page.locator(".tobot summary").click()
         look(page, leftovers, "absent friend")
         page.get_by_test_id("tobot-1").click()
-        expect(page.locator(".players li[data-seat='1'] .tobot")).to_have_count(0)
+        expect(page.locator("[data-testid=panel-1] .tobot")).to_have_count(0)
         look(page, leftovers, "friend's seat given to a bot")
 
         # A hot seat hands the device over.

@@ -3,11 +3,13 @@
 Each game at every player count (and halfway into a two-player match, a luxor2001 hand
 full), seen by the seat whose turn it is, at the two laptop sizes most players have
 (1366×768 and 1280×720): the board, the seat's own hand
-(or, in horus, its adventurer's cards), the prompt and every button of the prompt lie
-inside the viewport, with the page scrolled to its top. On a 390×844 phone the prompt sits
-beside the board, never over it, and what a finger taps is at least 44 px each way; its
-"Whole board" button fits the board to the screen instead (and is only on a phone); a
-replay, where nothing on the board is tapped, starts with the whole board.
+(or, in horus, its adventurer's cards), the prompt and every button of the prompt, and
+every seat's panel (beside the board, as on Board Game Arena) lie inside the viewport,
+with the page scrolled to its top. On a 390×844 phone the prompt sits beside the board,
+never over it, the panels are one line each, opened by a tap, and what a finger taps is
+at least 44 px each way; luxor's path opens whole (turned upright), and the other boards'
+"Whole board" button fits them to the screen (it is only on a phone); a replay, where
+nothing on the board is tapped, starts with the whole board.
 Screenshots of each go to ``reports/screenshots/``.
 """
 
@@ -138,6 +140,11 @@ def assert_fits(page: Page, shots: Path, name: str) -> None:
         buttons = page.locator("[data-testid=prompt] button")
         for i in range(buttons.count()):
             what[f"prompt button {i}"] = buttons.nth(i)
+        panels = page.locator("[data-testid=panels] > li")
+        seats = int(page.locator("main.table").get_attribute("data-seats") or 0)
+        assert seats >= 2 and panels.count() == seats, f"{name}: a panel per seat"
+        for i in range(panels.count()):
+            what[f"panel {i}"] = panels.nth(i)
         outside = {
             name: b
             for name, b in ((name, box(loc)) for name, loc in what.items())
@@ -285,6 +292,23 @@ def test_the_table_on_a_phone(browser: Browser, server: Server, shots: Path, gam
             if seen is not None:
                 assert not overlap(box(prompt), seen), f"{game}: the prompt covers the board at {y}"
         assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+        # The players' panels: one line each, above the board; a tap opens one, another
+        # closes it.
+        heads = page.locator("[data-testid=panels] > li")
+        assert heads.count() == BIGGEST[game]
+        for i in range(heads.count()):
+            b = box(heads.nth(i))
+            assert b["height"] <= 2 * FINGER, f"{game}: panel {i} is one line: {b}"
+        page.evaluate(SCROLL_ALL, 0)
+        assert box(heads.last)["y"] < box(page.locator(BOARD_PICTURE).first)["y"]
+        head = page.get_by_test_id("panel-head-1")
+        expect(head).to_have_attribute("aria-expanded", "false")
+        head.tap()
+        expect(head).to_have_attribute("aria-expanded", "true")
+        expect(page.get_by_test_id("panel-items-1")).to_be_visible()
+        page.screenshot(path=str(shots / f"phone-panel-open-{game}.png"))
+        head.tap()
+        expect(page.get_by_test_id("panel-items-1")).to_have_count(0)
         # Every step of the decisions that follow, tapped as a finger taps: whatever the
         # seat may pick (squares, sarcophagi, alcoves, mummies, dice, cards, shafts…) is
         # at least FINGER px each way.
@@ -369,7 +393,34 @@ def test_the_header_on_a_phone_keeps_each_control_on_one_line(
 BOARD_PICTURE = "[data-testid=board] svg.main"
 
 
-@pytest.mark.parametrize("game", sorted(BIGGEST))
+def test_luxors_path_opens_whole_on_a_phone(browser: Browser, server: Server, shots: Path) -> None:
+    """Luxor's path is nine fields wide: on a phone it opened cut (its last columns out of
+    sight until "Whole board"). It is drawn upright there, every field in sight and each a
+    finger wide."""
+    ctx = browser.new_context(
+        viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True, locale="en-GB"
+    )
+    try:
+        page = new_person(ctx)
+        to_my_turn(page, server, "luxor")
+        picture = page.locator(BOARD_PICTURE).first
+        assert box(picture)["width"] <= PHONE["width"]
+        seen = picture.evaluate(VISIBLE_PART)
+        fields = page.locator("[data-testid=board] g.field")
+        assert fields.count() == 43
+        for i in range(fields.count()):
+            f = box(fields.nth(i))
+            assert f["width"] >= FINGER and f["height"] >= FINGER, f"field {i}: {f}"
+            assert (
+                seen["x"] - 0.5 <= f["x"] and f["x"] + f["width"] <= seen["x"] + seen["width"] + 0.5
+            ), f"field {i} is cut: {f}, board in sight {seen}"
+        page.screenshot(path=str(shots / "phone-luxor-upright.png"))
+        assert page_errors(page) == []
+    finally:
+        ctx.close()
+
+
+@pytest.mark.parametrize("game", ["horus", "luxor2001"])
 def test_the_whole_board_on_a_phone(
     browser: Browser, server: Server, shots: Path, game: str
 ) -> None:

@@ -26,6 +26,7 @@ from tests.web.people import (
     my_turn,
     new_person,
     page_errors,
+    plain_moves,
     take_turn,
     version,
     wait_for_turn_or_end,
@@ -66,7 +67,7 @@ def test_the_page_rides_out_a_storage_outage(
         resource.prlimit(pid, resource.RLIMIT_FSIZE, (0, limits[1]))
         try:
             # A decision made in one click: its commit fails.
-            moves = page.locator("[data-testid=moves] button[data-action]")
+            moves = plain_moves(page)
             moves.nth(rng.randrange(moves.count())).click()
             expect(page.get_by_test_id("storage")).to_contain_text(STORAGE)
             # The table stays on the screen as it was, and nothing else can be sent.

@@ -2,7 +2,7 @@
 
 A person plays luxor2001 against two bots. After each of the person's moves, the bots'
 moves and the chance draws land on the server within moments; the page shows them one
-after another, each held for the pace chosen in the table's bar (the page's default is
+after another, each held for the pace chosen in the table's settings (the page's default is
 "normal"), marks what each changed on the board and in the log, and offers to skip the
 streak. The test records when each log entry appears (a MutationObserver in the page,
 ``performance.now()``) and asserts the spacing, that the chosen pace is remembered after
@@ -23,12 +23,14 @@ from playwright.sync_api import Browser, Page, expect
 from tests.clients import Server
 from tests.web.people import (
     VIEWPORT,
+    choose_setting,
     create_table,
     finished,
     load_whole_log,
     log_indices,
     new_person,
     page_errors,
+    plain_moves,
     take_turn,
     version,
     wait_for_turn_or_end,
@@ -170,7 +172,7 @@ def test_a_bot_streak_is_shown_one_event_at_a_time_and_can_be_skipped(
         assert all(h["start"] == h["end"] for h in holds), holds
 
         # The pace is a setting of the page, remembered in this browser.
-        page.get_by_test_id("speed").select_option("fast")
+        choose_setting(page, "speed", "fast")
         page.reload()
         page.wait_for_selector("main.table")
         expect(page.get_by_test_id("speed")).to_have_value("fast")
@@ -183,7 +185,7 @@ def test_a_bot_streak_is_shown_one_event_at_a_time_and_can_be_skipped(
         assert max(gaps) < NORMAL, "the fast pace is faster than the normal one"
 
         # Back at the normal pace: a streak is skipped to its end with the button.
-        page.get_by_test_id("speed").select_option("normal")
+        choose_setting(page, "speed", "normal")
         page.evaluate(WATCH_LOG)
         take_turn(page, rng)
         skip = page.get_by_test_id("skip")
@@ -221,7 +223,7 @@ def test_a_bot_streak_is_shown_one_event_at_a_time_and_can_be_skipped(
         expect(page.get_by_test_id("playing")).to_contain_text("Your turn comes after")
         before = version(page)
         held = int(page.locator("main.table").get_attribute("data-pending") or 0)
-        page.locator("[data-testid=moves] button[data-action]").first.click()
+        plain_moves(page).first.click()
         # Committed (a new version) or, when it reveals nothing, kept in hand (one more
         # decision pending): either way taken at once.
         page.wait_for_function(

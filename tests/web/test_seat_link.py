@@ -90,7 +90,7 @@ def test_names_arrive_clean_and_isolated(browser: Browser, server: Server, shots
         page = new_person(context)
         token = created["seats"][0]["token"]
         page.goto(f"{server.url}/t/{created['table_id']}#{token}")
-        name = page.locator(".players li[data-seat='1'] .name bdi")
+        name = page.locator("[data-testid=panel-1] .name bdi")
         expect(name).to_have_count(1)
         text = name.inner_text()
         assert "\u202e" not in text and "\x07" not in text

@@ -108,9 +108,9 @@ def test_two_people_and_a_bot_play_luxor2001_to_the_end(
         expect(step).to_contain_text("Move 3 of")
         # The deal's first three moves gave each seat its secret pharaoh card: seen from
         # seat 0 at that step, the others' scores are unknown, its own is a number.
-        expect(bo.get_by_test_id("replay-score-0")).to_have_text("0")
+        expect(bo.get_by_test_id("score-0")).to_have_text("0")
         for other in (1, 2):
-            expect(bo.get_by_test_id(f"replay-score-{other}")).to_have_text("?")
+            expect(bo.get_by_test_id(f"score-{other}")).to_have_text("?")
         # By turn: the deal (many chance outcomes) is the opening turn, taken in one step.
         turn = bo.get_by_test_id("turn")
         expect(turn).to_contain_text("Turn 1 of")
@@ -304,7 +304,7 @@ def test_creator_hands_an_absent_friends_seat_to_a_bot(
         page.get_by_text("Absent? Let a bot play this seat").click()
         page.screenshot(path=str(shots / "hand-seat-to-bot-offer.png"))
         page.get_by_test_id("tobot-1").click()
-        seat = page.locator(".players li[data-seat='1']")
+        seat = page.get_by_test_id("panel-1")
         expect(seat).to_contain_text(re.compile("bot", re.IGNORECASE))
         # The bot now plays the friend's turns: the game goes on past them.
         rng = random.Random(5)

@@ -6,10 +6,13 @@ the test) where the seat to move has a decision that reveals nothing, with a sec
 person and a spectator watching in their own browsers. The person makes that decision on
 the board: it waits in the seat's turn in hand (the page says so and offers Undo), and
 neither the other seat nor the spectator sees anything of it; Undo (the button, or Ctrl+Z)
-takes it back. Then the person plays the turn on: the decision that ends what may be
-taken back asks for a confirmation in a dialog, after which the turn reaches everyone and
-Undo is gone (never across a reveal). A horus table confirms leaving the pyramid or
-ending a turn with actions left. Screenshots of the button and the dialog are saved.
+takes it back. Then the person plays the turn on: with the table's setting "Ask before:
+every move that ends my turn", the decision that ends what may be taken back asks for a
+confirmation in a dialog (by default it is sent at once), after which the turn reaches
+everyone and Undo is gone (never across a reveal: Ctrl+Z then says there is nothing to
+take back). A horus table asks, by default, before leaving the pyramid or ending a turn
+with actions left, and not at all with the setting "never" (remembered in the browser).
+Screenshots of the button and the dialog are saved.
 """
 
 from __future__ import annotations
@@ -51,12 +54,14 @@ class Prepared:
         return f"{self.server.url}/t/{self.table_id}#{token}"
 
 
-def prepare(fresh: Fresh, game_id: str, want: Want) -> Prepared:
-    """A two-person table of ``game_id`` at the first position of a random match, from
-    the table's own start, where ``want(state, seat)`` finds something for the seat alone
-    to move."""
+def prepare(
+    fresh: Fresh, game_id: str, want: Want, seats: tuple[str, ...] = ("me", "link")
+) -> Prepared:
+    """A two-person table of ``game_id`` (or one of ``seats``: a bot's seat is
+    ``bot:LEVEL``) at the first position of a random match, from the table's own start,
+    where ``want(state, seat)`` finds something for the seat alone to move."""
     server = fresh.start()
-    created = server.create_table(game_id, ["me", "link"])
+    created = server.create_table(game_id, list(seats))
     table_id = created["table_id"]
     # The server deals the setup (chance) after creating the table: let it finish before
     # the record is read and extended here, or a last deal could land on the same index.
@@ -65,7 +70,7 @@ def prepare(fresh: Fresh, game_id: str, want: Want) -> Prepared:
     seat.close()
     server.stop()
     store = Store(make_engine(fresh.db_url))
-    game = load_game(game_id, players=2)
+    game = load_game(game_id, players=len(seats))
     start = game.new_initial_state()
     for _seat, action in store.actions(table_id):  # the setup the server already dealt
         start.apply_action(action)
@@ -96,7 +101,7 @@ def prepare(fresh: Fresh, game_id: str, want: Want) -> Prepared:
         # The wanted position may be the table's start itself: nothing to add then.
         assert not appends or store.append_turns([appends]) == [True]
         server.restart()
-        tokens = {int(s["seat"]): s["token"] for s in created["seats"]}
+        tokens = {int(s["seat"]): s["token"] for s in created["seats"] if s.get("token")}
         return Prepared(server, table_id, tokens, created["spectator_token"], state, seat, found)
     raise AssertionError(f"no {game_id} match reached the wanted position")
 
@@ -156,9 +161,11 @@ def log_lines(page: Page) -> int:
     return page.get_by_test_id("log").locator("li").count()
 
 
-def open_three(browser: Browser, prepared: Prepared) -> tuple[Page, Page, Page, list[Any]]:
+def open_three(
+    browser: Browser, prepared: Prepared, ask: str | None = None
+) -> tuple[Page, Page, Page, list[Any]]:
     contexts = [browser.new_context(viewport=VIEWPORT, locale="en-GB") for _ in range(3)]
-    mover = new_person(contexts[0])
+    mover = new_person(contexts[0], ask=ask)
     mover.goto(prepared.link(prepared.tokens[prepared.seat]))
     other = new_person(contexts[1])
     other.goto(prepared.link(prepared.tokens[1 - prepared.seat]))
@@ -214,7 +221,7 @@ def test_undo_takes_back_a_move_no_one_else_saw_and_never_across_a_reveal(
 ) -> None:
     prepared = prepare(fresh, game_id, held_on_board)
     _action, targets, held = prepared.found
-    mover, other, watcher, contexts = open_three(browser, prepared)
+    mover, other, watcher, contexts = open_three(browser, prepared, ask="turn")
     try:
         at = version(mover)
         board = board_state(mover)
@@ -251,10 +258,12 @@ def test_undo_takes_back_a_move_no_one_else_saw_and_never_across_a_reveal(
                 arg=after,
             )
             assert log_lines(page) > seen[page]
-        # Across the reveal there is nothing to take back.
+        # Across the reveal there is nothing to take back, and Ctrl+Z says so.
         expect(mover.get_by_test_id("undo")).to_have_count(0)
+        expect(mover.get_by_test_id("no-undo")).to_have_count(0)
         mover.keyboard.press("Control+z")
-        mover.wait_for_timeout(300)
+        expect(mover.get_by_test_id("no-undo")).to_contain_text("Nothing to take back")
+        mover.screenshot(path=str(shots / f"undo-{game_id}-nothing-to-take-back.png"))
         assert mover.locator(".refused").count() == 0 and version(mover) >= after
         for page in (mover, other, watcher):
             assert page_errors(page) == []
@@ -481,6 +490,93 @@ def test_horus_asks_before_leaving_the_pyramid(browser: Browser, fresh: Fresh, s
         acts = sent_acts(frames)
         assert [m["action"] for m in acts if m["type"] == "act"] == [action]
         assert acts[0]["version"] == at
+        expect(mover.get_by_test_id("log")).to_contain_text("left the pyramid")
+        assert page_errors(mover) == []
+    finally:
+        ctx.close()
+
+
+def test_by_default_the_end_of_a_turn_in_hand_is_not_asked(
+    browser: Browser, fresh: Fresh, shots: Path
+) -> None:
+    """The table's default asks only before moves that end or give up something: the
+    decision that commits a turn in hand (a luxor2001 pair kept, say) is sent at once,
+    and Undo is there until then."""
+    prepared = prepare(fresh, "luxor2001", held_on_board)
+    _action, targets, held = prepared.found
+    ctx = browser.new_context(viewport=VIEWPORT, locale="en-GB")
+    try:
+        mover = new_person(ctx)
+        mover.goto(prepared.link(prepared.tokens[prepared.seat]))
+        at = prepared.state.move_number()
+        expect(mover.locator("main.table")).to_have_attribute("data-version", str(at))
+        # (the board drawn, its targets there to click)
+        expect(
+            mover.locator(f'[data-testid=board] .pick[data-target="{targets[0]}"]')
+        ).to_be_visible()
+        click_targets(mover, targets)
+        expect(mover.locator("main.table")).to_have_attribute("data-pending", str(held))
+        expect(mover.get_by_test_id("undo")).to_be_visible()
+        for _ in range(40):
+            if version(mover) != at:
+                break
+            assert mover.get_by_test_id("confirm").count() == 0, "a commit was asked about"
+            for sel in (
+                "[data-testid=board] .pick:not(.again)",
+                "[data-testid=prompt] button[data-choice]",
+                "[data-testid=prompt] button[data-action]",
+            ):
+                found = mover.locator(sel)
+                if found.count():
+                    found.first.click()
+                    break
+            mover.wait_for_function(
+                "v => { const m = document.querySelector('main.table');"
+                " return Number(m.dataset.version) !== v"
+                " || !!document.querySelector('[data-testid=confirm]')"
+                " || !!document.querySelector('[data-testid=prompt].mine'); }",
+                arg=at,
+            )
+        assert version(mover) > at + 1
+        assert mover.get_by_test_id("confirm").count() == 0
+        assert page_errors(mover) == []
+    finally:
+        ctx.close()
+
+
+def test_asking_before_a_move_is_a_setting_remembered_in_the_browser(
+    browser: Browser, fresh: Fresh, shots: Path
+) -> None:
+    """Horus, an adventurer at the entrance: leaving the pyramid is asked about by default;
+    with "Ask before: never" (the table's settings) it is sent at once, and the setting is
+    still chosen after a reload."""
+    prepared = prepare(fresh, "horus", leaving)
+    action = prepared.found
+    ctx = browser.new_context(viewport=VIEWPORT, locale="en-GB")
+    try:
+        mover = new_person(ctx)
+        mover.goto(prepared.link(prepared.tokens[prepared.seat]))
+        at = prepared.state.move_number()
+        expect(mover.locator("main.table")).to_have_attribute("data-version", str(at))
+        leave = mover.locator(f"[data-testid=prompt] button[data-action='{action}']")
+        expect(mover.get_by_test_id("ask")).to_have_value("forfeits")
+        leave.click()
+        expect(mover.get_by_test_id("confirm")).to_be_visible()
+        expect(mover.get_by_test_id("confirm")).to_contain_text("Ask before")
+        mover.get_by_test_id("confirm-cancel").click()
+
+        mover.get_by_test_id("settings").click()
+        mover.screenshot(path=str(shots / "settings-ask-before.png"))
+        mover.get_by_test_id("ask").select_option("never")
+        mover.get_by_test_id("settings").click()
+        mover.reload()
+        expect(mover.locator("main.table")).to_have_attribute("data-version", str(at))
+        expect(mover.get_by_test_id("ask")).to_have_value("never")
+        leave.click()
+        mover.wait_for_function(
+            "v => Number(document.querySelector('main.table').dataset.version) > v", arg=at
+        )
+        assert mover.get_by_test_id("confirm").count() == 0
         expect(mover.get_by_test_id("log")).to_contain_text("left the pyramid")
         assert page_errors(mover) == []
     finally:

@@ -8,7 +8,7 @@
 import { describe, expect, test } from "vitest";
 import { anyOrderFor } from "./index";
 import { nextTargets, SEAT_COLOURS, wrapWords } from "./common";
-import { draw } from "./preview/draw";
+import { draw, drawPanels } from "./preview/draw";
 import { fixtures } from "./preview/fixtures";
 import { chained } from "../lib/choices";
 
@@ -195,8 +195,8 @@ describe("Luxor2001Board", () => {
   });
 
   test("labels come from the catalog of the reader's language", () => {
-    const { root } = render("luxor2001-insert", [], "it");
-    const text = root.textContent ?? "";
+    const { root } = drawPanels("luxor2001-insert", { lang: "it" });
+    const text = [...root.querySelectorAll("[aria-label]")].map((e) => e.getAttribute("aria-label")).join(" ");
     expect(text).toContain("Ricercatori");
     expect(text).not.toContain("Researchers");
   });
@@ -340,12 +340,12 @@ describe("HorusBoard", () => {
     expect(sarcs).toContain("Sarcophagus of Anubis: closed");
   });
 
-  test("each adventurer's skill says what it does, in the legend and on its player", () => {
+  test("each adventurer's skill says what it does, in the legend and on its player's panel", () => {
     const { root, fixture } = render("horus-spectator");
     const legend = root.querySelector("details.legend")!.textContent!;
     expect(legend).toContain("Shoot: once per game, knock down a mummy");
     const shooter = fixture.view.players.find((p: any) => p.ability === "Shoot");
-    const skill = [...root.querySelectorAll(".players .skill")].map((e) => e.getAttribute("title"));
+    const skill = [...drawPanels("horus-spectator").root.querySelectorAll("[title]")].map((e) => e.getAttribute("title"));
     expect(skill.some((x) => x?.startsWith("Shoot: once per game"))).toBe(shooter !== undefined);
     const it = render("horus-spectator", [], "it").root;
     expect(it.querySelector("details.legend")!.textContent).toContain("Sparare: una volta per partita");
@@ -358,12 +358,18 @@ describe("HorusBoard", () => {
     expect(root.querySelectorAll("line.open").length).toBe(fixture.layout.edges.length - walls);
   });
 
-  test("another seat's face-down cards show only their backs", () => {
-    const { root, fixture } = render("horus-spectator");
+  test("another seat's face-down cards show only their backs, in its panel", () => {
+    const { root, fixture } = drawPanels("horus-spectator");
     const backs = fixture.view.players.reduce(
       (n: number, p: any) => n + Object.keys(p.face_down).length,
       0,
     );
-    expect(root.querySelectorAll(".card.back:not(.bag)").length).toBe(backs);
+    expect(backs).toBeGreaterThan(0);
+    expect(root.querySelectorAll(".item.unknown:not([aria-label^='Bag'])").length).toBe(backs);
+    // what is face down says neither its name nor its value
+    for (const p of fixture.view.players) {
+      const text = root.querySelector(`[data-seat="${p.seat}"]`)!.innerHTML;
+      expect(text).not.toMatch(/treasure \(\d+\)/);
+    }
   });
 });

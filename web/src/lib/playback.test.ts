@@ -13,7 +13,7 @@ function state(version: number, log: LogEntry[], steps: Step[] = [], actions = 0
     seats: [], view: { at: version }, current_player: 0, acting_seats: [0], prompt: null,
     actions: Array.from({ length: actions }, (_, i) => ({ action: i, kind: "do", params: {}, targets: [], text: "x" })),
     events: [], log, log_from: log.length ? Math.min(...log.map((e) => e.index)) : version, breakdown: [], winners: [], steps,
-    pending: 0, pending_log: [], confirm: [], hints: false, hints_used: [], clock: null,
+    pending: 0, pending_log: [], confirm: [], forfeits: [], hints: false, hints_used: [], clock: null,
   };
 }
 
@@ -220,6 +220,54 @@ describe("Playback", () => {
     expect(g.last().log.map((e) => e.index)).toEqual([0, 10, 20]);
     vi.advanceTimersByTime(PACE.normal);
     expect(g.last()).toMatchObject({ playing: false, current: 29 });
+  });
+
+  it("gives the page the state the playback reached, never one ahead of the board", () => {
+    const h = harness();
+    const first = state(2, [entry(0), entry(1)]);
+    h.p.push(snap(first));
+    // Two messages land at once: a bot's streak of three, then the match's end.
+    const streak = { ...state(5, [entry(2), entry(3), entry(4)], steps(2, [1, 1, 1])), breakdown: [{ seat: 1, parts: [], total: 7, tiebreak: [] }] };
+    const end = { ...state(7, [entry(5), entry(6)], steps(5, [1, null])), status: "finished" as const, winners: [1] };
+    h.p.push(snap(streak));
+    h.p.push(snap(end));
+    const seen: [number, number][] = [];
+    for (let i = 0; i < 8; i++) {
+      const shown = h.last();
+      seen.push([shown.version, shown.state!.version]);
+      // The page's other parts never run ahead of the board's position.
+      expect(shown.state!.version).toBeLessThanOrEqual(shown.version);
+      if (shown.playing) expect(shown.state!.status).toBe("playing");
+      vi.advanceTimersByTime(PACE.normal);
+    }
+    // versions 3 and 4 are steps of the streak's message: the page keeps the one before it
+    expect(seen.slice(0, 5)).toEqual([[3, 2], [4, 2], [5, 5], [6, 5], [7, 7]]);
+    expect(h.last()).toMatchObject({ playing: false, state: { status: "finished", winners: [1] } });
+
+    // A skip shows the newest state at once.
+    const g = harness();
+    log = [];
+    g.p.push(snap(state(1, [entry(0)])));
+    g.p.push(snap({ ...state(4, [entry(1), entry(2), entry(3)], steps(1, [1, 1, 1])), status: "finished" }));
+    expect(g.last().state!.version).toBe(1);
+    g.p.skip();
+    expect(g.last().state).toMatchObject({ version: 4, status: "finished" });
+  });
+
+  it("says whose moves were passed over at once: at the speed instant, or skipped", () => {
+    const h = harness("instant");
+    h.p.push(snap(state(1, [entry(0)])));
+    expect(h.last().jumped).toEqual([]);
+    h.p.push(snap(state(4, [entry(1), entry(2), entry(3)], steps(1, [1, null, 2]))));
+    expect(h.last().jumped).toEqual([1, null, 2]);
+
+    const g = harness("normal");
+    log = [];
+    g.p.push(snap(state(1, [entry(0)])));
+    g.p.push(snap(state(4, [entry(1), entry(2), entry(3)], steps(1, [1, 2, 2]))));
+    expect(g.last()).toMatchObject({ current: 1, by: 1, jumped: [] });
+    g.p.skip();
+    expect(g.last().jumped).toEqual([2, 2]);
   });
 
   it("shows the moves of every seat this device holds at once (a hot seat)", () => {

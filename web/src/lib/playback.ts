@@ -12,6 +12,9 @@
  * for reduced motion (unless they chose a speed themselves); `skip` jumps to the end.
  * Nothing is dropped: the log grows entry by entry, and every entry is shown. The page's
  * prompt and moves come from the newest state; the page decides when they are usable.
+ * Everything else the page shows of a position (scores, the players' panels, the results)
+ * comes from `state`: the newest state message the playback has reached, never one ahead
+ * of the board.
  */
 import type { Snapshot } from "./connection";
 import type { GameEvent, LogEntry, StateMessage } from "./protocol";
@@ -26,6 +29,12 @@ export const PACE: Record<Speed, number> = { normal: 850, fast: 350, instant: 0 
 export interface Shown {
   /** The snapshot as it is now (prompt, actions, status: always the newest). */
   snap: Snapshot;
+  /**
+   * The newest state message whose version the playback has reached (the newest one when
+   * nothing plays): its breakdown, status, winners and turn are the position on the board,
+   * or the last whole message before it while a message's steps are being shown.
+   */
+  state: StateMessage | null;
   /** The view the board draws: the newest, or the one after the event being played. */
   view: Record<string, any> | null;
   /** The view before the event being played (null when nothing is playing). */
@@ -42,6 +51,9 @@ export interface Shown {
   by: number | null | undefined;
   /** Events still to show after this one. */
   queued: number;
+  /** Who caused the events passed over at once to come to this position (a skip, the
+   * speed "instant"), in order; empty when none were. */
+  jumped: (number | null)[];
   /** True while the page shows an older version than the newest. */
   playing: boolean;
 }
@@ -79,6 +91,8 @@ const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b)
 
 export class Playback {
   private target: StateMessage | null = null;
+  /** The state messages received, oldest first, from the one the playback has reached. */
+  private states: StateMessage[] = [];
   private snap: Snapshot | null = null;
   private queue: Event[] = [];
   private timer: unknown = null;
@@ -88,6 +102,7 @@ export class Playback {
   private version = 0;
   private current: number | null = null;
   private by: number | null | undefined = undefined;
+  private jumped: (number | null)[] = [];
 
   constructor(private readonly opts: PlaybackOptions) {}
 
@@ -99,11 +114,14 @@ export class Playback {
     if (!state) return this.emit();
     this.target = state;
     if (!previous || state.version < previous.version || state.table !== previous.table) {
+      this.states = [state];
       // A page's first state (or another table's): shown as it is.
       this.finish();
       return;
     }
     if (state.version > previous.version) this.queue.push(...this.events(previous, state));
+    // (a state of the same version, as after a refusal or a turn in hand, replaces the last)
+    this.states = [...this.states.filter((s) => s.version < state.version), state];
     if (this.opts.speed() === "instant") return this.finish();
     if (this.timer === null) this.next();
     else this.emit();
@@ -160,6 +178,7 @@ export class Playback {
     this.timer = null;
     const e = this.queue.shift();
     if (e) {
+      this.jumped = [];
       this.before = this.view;
       this.view = e.view;
       this.happened = e.events;
@@ -186,11 +205,20 @@ export class Playback {
 
   private finish(): void {
     this.clear();
+    this.jumped = this.queue.map((e) => e.by);
     this.queue = [];
     this.settle();
   }
 
+  /** The newest state received whose version is at most `version` (the oldest kept if none). */
+  private reached(version: number): StateMessage | null {
+    let found: StateMessage | null = this.states[0] ?? null;
+    for (const s of this.states) if (s.version <= version) found = s;
+    return found;
+  }
+
   private settle(): void {
+    this.states = this.target ? [this.target] : [];
     this.before = null;
     this.view = this.target?.view ?? null;
     this.happened = this.target?.events ?? [];
@@ -212,8 +240,14 @@ export class Playback {
     if (!this.snap) return;
     const playing = this.playing;
     const newest = this.snap.state;
+    if (playing) {
+      // What is behind the position shown is no longer needed.
+      const at = this.reached(this.version);
+      this.states = this.states.filter((s) => s === at || s.version > this.version);
+    }
     this.opts.onchange({
       snap: this.snap,
+      state: playing ? this.reached(this.version) : newest,
       view: playing ? this.view : (newest?.view ?? this.view),
       before: this.current === null ? null : this.before,
       events: playing ? this.happened : (newest?.events ?? this.happened),
@@ -222,6 +256,7 @@ export class Playback {
       current: this.current,
       by: this.current === null ? undefined : this.by,
       queued: this.queue.length,
+      jumped: this.jumped,
       playing,
     });
   }

@@ -423,6 +423,8 @@ export interface Replay {
   log: LogEntry[];
   breakdown: SeatScore[];
   turns: number[];
+  acting_seats?: number[];
+  winners?: number[];
 }
 /**
  * One seat's score: its parts add up to ``total``.
@@ -505,6 +507,7 @@ export interface StateMessage {
   pending: number;
   pending_log: LogEntry[];
   confirm: number[];
+  forfeits: number[];
   hints: boolean;
   hints_used: HintUse[];
   clock: ClockState | null;

@@ -140,3 +140,14 @@ export function guestName(): string {
 export function rememberGuestName(name: string): void {
   if (name.trim()) write(GUEST, name.trim());
 }
+
+const ASK = "necropolis.ask";
+
+/** Which moves this browser asks about before sending them ("forfeits", "turn", "never"), if chosen. */
+export function storedAsk(): string | null {
+  return read(ASK);
+}
+
+export function rememberAsk(ask: string): void {
+  write(ASK, ask);
+}

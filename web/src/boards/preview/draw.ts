@@ -6,7 +6,7 @@
  */
 import { flushSync, mount, unmount } from "svelte";
 import { afterEach, expect } from "vitest";
-import { boardFor, boardGames, loadBoard } from "../index";
+import { boardFor, boardGames, loadBoard, panelFor } from "../index";
 import { loadEveryText } from "../../lib/i18n.svelte";
 import type { ActionInfo } from "../types";
 import { fixtures, translator, type Fixture } from "./fixtures";
@@ -63,4 +63,29 @@ export function draw(name: string, { picked = [], lang = "en", names, actions }:
   );
   flushSync();
   return { root, picks, fixture };
+}
+
+/**
+ * Every seat's part of the players' panels of fixture `name` (the game's panel part, as
+ * the table draws one in each seat's panel), one after another into the page's body,
+ * each in an element with `data-seat`.
+ */
+export function drawPanels(name: string, { lang = "en", names }: { lang?: string; names?: string[] } = {}): { root: HTMLElement; fixture: Fixture } {
+  const fixture: Fixture = fixtures[name];
+  expect(fixture, `fixture ${name}`).toBeTruthy();
+  const Panel = panelFor(fixture.game);
+  expect(Panel, `${fixture.game}'s panel part`).toBeTruthy();
+  const root = document.createElement("div");
+  document.body.appendChild(root);
+  const players = fixture.view.players;
+  const count = typeof players === "number" ? players : Array.isArray(players) ? players.length : (fixture.view.adventurers ?? []).length;
+  const t = translator(fixture.game, lang, fixture.seat, names);
+  for (let seat = 0; seat < count; seat++) {
+    const cell = document.createElement("div");
+    cell.dataset.seat = String(seat);
+    root.appendChild(cell);
+    mounted.push(mount(Panel!, { target: cell, props: { layout: fixture.layout, view: fixture.view, seat, viewer: fixture.seat, t, names } }));
+  }
+  flushSync();
+  return { root, fixture };
 }
