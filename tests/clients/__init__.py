@@ -9,8 +9,11 @@ HTTP and WebSocket, as a person's page does.
   blocking (``SyncSeat``), keeping every message and the log as the page does.
 - :mod:`~tests.clients.seat_client`: ``SeatClient``, an asyncio connection with a callback
   on each state, for crowds (the benchmarks), and ``create_table`` over ``httpx``.
+- :mod:`~tests.clients.log`: ``PageLog``, a seat's log as its page keeps it, which every
+  client above keeps.
 """
 
+from tests.clients.log import PageLog
 from tests.clients.seat_client import SeatClient, create_table
 from tests.clients.seats import Seat, SyncSeat, hello_message
 from tests.clients.server import (
@@ -28,6 +31,7 @@ __all__ = [
     "MESSAGE_TIMEOUT",
     "START_TIMEOUT",
     "Message",
+    "PageLog",
     "Seat",
     "SeatClient",
     "Server",

@@ -20,6 +20,7 @@ import httpx
 import websockets
 from websockets.asyncio.client import ClientConnection
 
+from tests.clients.log import PageLog
 from tests.clients.seats import hello_message
 from tests.clients.server import Message, ws_url
 
@@ -45,15 +46,6 @@ async def create_table(
         raise RuntimeError(f"creating a table failed: {response.status_code} {response.text}")
     answer: Message = response.json()
     return answer
-
-
-def _by_index(entries: list[Message]) -> dict[int, list[Message]]:
-    """Entries grouped by the action index that caused them. A state re-sends an index's
-    entries whole, so a client replaces a group, never extends it."""
-    by_index: dict[int, list[Message]] = {}
-    for entry in entries:
-        by_index.setdefault(int(entry["index"]), []).append(entry)
-    return by_index
 
 
 class SeatClient:
@@ -86,9 +78,7 @@ class SeatClient:
         self.on_state = on_state
         self.states: list[Message] = []
         self.others: list[Message] = []
-        self.log: dict[int, list[Message]] = {}
-        #: The index from which ``log`` holds every entry (None: no state yet).
-        self.log_from: int | None = None
+        self._log = PageLog()
         self.closed = asyncio.Event()
         self._changed = asyncio.Event()
         self._socket: ClientConnection | None = None
@@ -97,6 +87,16 @@ class SeatClient:
     @property
     def state(self) -> Message | None:
         return self.states[-1] if self.states else None
+
+    @property
+    def log(self) -> dict[int, list[Message]]:
+        """The log entries held, by action index (the client's own: it may be cleared)."""
+        return self._log.by_index
+
+    @property
+    def log_from(self) -> int | None:
+        """The index from which ``log`` holds every entry (None: no state yet)."""
+        return self._log.log_from
 
     async def connect(self, timeout: float = 30) -> Message:
         """Open the connection, say hello, and return the first state."""
@@ -119,9 +119,8 @@ class SeatClient:
                 if message.get("type") == "state":
                     self._take(message)
                 else:
-                    if message.get("type") == "log" and message["before"] == self.log_from:
-                        self.log.update(_by_index(message["log"]))
-                        self.log_from = int(message["log_from"])
+                    if message.get("type") == "log":
+                        self._log.take_page(message)
                     self.others.append(message)
                 self._changed.set()
         except (websockets.ConnectionClosed, OSError):
@@ -132,11 +131,7 @@ class SeatClient:
 
     def _take(self, state: Message) -> None:
         self.states.append(state)
-        start = int(state.get("log_from", 0))
-        if self.log_from is None or start > (self.version or 0):
-            # A first state, or one so far ahead that what was known is cut off.
-            self.log, self.log_from = {}, start
-        self.log.update(_by_index(state.get("log", [])))
+        self._log.take_state(state, self.version)
         self.version = int(state["version"])
         if self.on_state is not None:
             self.on_state(self, state)

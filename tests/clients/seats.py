@@ -29,6 +29,7 @@ from typing import Any
 import websockets
 from websockets.sync.client import connect as sync_connect
 
+from tests.clients.log import PageLog
 from tests.clients.server import MESSAGE_TIMEOUT, Message, Server
 
 StatePredicate = Callable[[Message], bool]
@@ -46,25 +47,27 @@ class _Record:
         #: The bytes of each received message's text, in order.
         self.sizes: list[int] = []
         self.state: Message = {}
-        self.log: list[Message] = []
-        #: The index from which ``log`` holds every entry (None: no state yet).
-        self.log_from: int | None = None
+        self._log = PageLog()
+
+    @property
+    def log(self) -> list[Message]:
+        """The log entries held, oldest first."""
+        return self._log.entries
+
+    @property
+    def log_from(self) -> int | None:
+        """The index from which ``log`` holds every entry (None: no state yet)."""
+        return self._log.log_from
 
     def _take(self, text: str | bytes) -> Message:
         message: Message = json.loads(text)
         self.received.append(message)
         self.sizes.append(len(text.encode() if isinstance(text, str) else text))
         if message.get("type") == "state":
-            known = self.state.get("version", 0)
-            start = int(message.get("log_from", 0))
-            if self.log_from is None or start > known:
-                # A first state, or one so far ahead that what was known is cut off.
-                self.log, self.log_from = [], start
+            self._log.take_state(message, self.state.get("version"))
             self.state = message
-            self.log = [e for e in self.log if e["index"] < start] + message["log"]
-        elif message.get("type") == "log" and message["before"] == self.log_from:
-            self.log = message["log"] + self.log
-            self.log_from = int(message["log_from"])
+        elif message.get("type") == "log":
+            self._log.take_page(message)
         return message
 
     def _log_request(self) -> str:

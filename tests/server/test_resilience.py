@@ -26,7 +26,7 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.clients import Message, SeatClient, Server, create_table, start_server
+from tests.clients import Message, PageLog, SeatClient, Server, create_table, start_server
 
 #: SIGKILLs per test; each costs a server start (a few seconds on a loaded machine).
 KILLS = 20
@@ -55,10 +55,8 @@ class Seat:
     client: SeatClient | None = None
     #: Every version this seat was ever told, in order, across reconnects.
     versions: list[int] = field(default_factory=list)
-    #: Each action index's log entries, as this seat was told them: every index from
-    #: ``log_from`` on (a first state brings only the newest, as to a page opened anew).
-    log: dict[int, list[Message]] = field(default_factory=dict)
-    log_from: int | None = None
+    #: The log as this seat was told it, across connections, as its page keeps it.
+    page: PageLog = field(default_factory=PageLog)
     last: Message | None = None
     #: What the seat was told that it should not have been (checked by the test's body:
     #: an assertion inside the client's reader would only end the connection).
@@ -68,22 +66,24 @@ class Seat:
     def version(self) -> int | None:
         return self.versions[-1] if self.versions else None
 
+    @property
+    def log(self) -> dict[int, list[Message]]:
+        """Each action index's entries: every index from ``log_from`` on."""
+        return self.page.by_index
+
+    @property
+    def log_from(self) -> int | None:
+        return self.page.log_from
+
     def take(self, state: Message) -> None:
         version = int(state["version"])
         if self.versions and version < self.versions[-1]:
             self.problems.append(f"version went back from {self.versions[-1]} to {version}")
-        start = int(state["log_from"])
-        if self.log_from is None or start > self.versions[-1]:
-            # A first state, or one so far ahead that what the seat knew is cut off.
-            self.log, self.log_from = {}, start
+        self.page.take_state(state, self.version)
         self.versions.append(version)
         for entry in state.get("log", []):
             if int(entry["index"]) >= version:
                 self.problems.append(f"an entry of action {entry['index']} at version {version}")
-        by_index: dict[int, list[Message]] = {}
-        for entry in state.get("log", []):
-            by_index.setdefault(int(entry["index"]), []).append(entry)
-        self.log.update(by_index)
         self.last = state
 
 
