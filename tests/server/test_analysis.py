@@ -20,7 +20,7 @@ from necropolis.analysis.explain import Depth, analyse_record, hints, judge_for
 from necropolis.engine import SeatWindow
 from necropolis.engine.record import MatchRecord
 from necropolis.games import load_game
-from tests.server.harness import Server, SyncSeat, running_server
+from tests.clients import Server, SyncSeat, running_server
 
 DAILY = {"mode": "turn", "turn": 86400}
 
