@@ -189,3 +189,11 @@ def test_matches_against_the_reference_replace_self_play_by_their_share(tmp_path
         not np.array_equal(a, b) for a, b in zip(weights(alone), weights(mixed), strict=True)
     )
     assert all(np.array_equal(a, b) for a, b in zip(weights(mixed), weights(again), strict=True))
+
+
+def test_self_play_on_several_processes_gives_the_same_run(tmp_path: Path) -> None:
+    one = Trainer("luxor2001", tmp_path / "one", seed=8, settings=TINY, say=quiet)
+    one.train(rounds=2)
+    two = Trainer("luxor2001", tmp_path / "two", seed=8, settings=TINY, say=quiet)
+    two.train(rounds=2, workers=2)
+    assert all(np.array_equal(a, b) for a, b in zip(weights(one), weights(two), strict=True))

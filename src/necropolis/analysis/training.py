@@ -42,7 +42,7 @@ from typing import Any
 
 import numpy as np
 
-from necropolis.analysis.batch import match_seed
+from necropolis.analysis.batch import match_seed, run_matches
 from necropolis.bots import make_bot
 from necropolis.bots.judgement import (
     Array,
@@ -158,6 +158,31 @@ class Exploring:
         if len(actions) > 1 and rng.random() < self.epsilon:
             return actions[rng.randrange(len(actions))]
         return self.bot.choose(window, rng)
+
+
+def play_one(
+    game_id: str,
+    settings: Settings,
+    layers: list[tuple[Array, Array]],
+    seed: int,
+    index: int,
+) -> MatchData:
+    """Match ``index`` of a run seeded ``seed``, with the model ``layers``: self-play, or
+    the reference bot in every seat during the warm-up, or in one seat (turn about) in the
+    share of matches ``settings.reference_share`` draws."""
+    game = load_game(game_id, players=settings.players)
+    features = game.features()
+    assert features is not None
+    judge = LearnedEvaluator(game, Network(layers), features)
+    model = JudgementBot(judge, epsilon=settings.epsilon, turn_leaves=settings.turn_leaves)
+    n = settings.players
+    match = match_seed(seed, index)
+    lineup: list[Player] = [model] * n
+    if index < settings.warm_matches:
+        lineup = [Exploring(make_bot(settings.reference), settings.epsilon)] * n
+    elif settings.reference_share and random.Random(match).random() < settings.reference_share:
+        lineup[index % n] = Exploring(make_bot(settings.reference), settings.epsilon)
+    return self_play(game, features, lineup, match, features.margin_scale)
 
 
 def self_play(
@@ -371,29 +396,19 @@ class Trainer:
 
     # --- self-play and learning ---------------------------------------------------------
 
-    def bot(self, epsilon: float) -> JudgementBot:
-        judge = LearnedEvaluator(self.game, self.run.network, self.features)
-        return JudgementBot(
-            judge, epsilon=epsilon, name="self", turn_leaves=self.run.settings.turn_leaves
-        )
-
-    def play_round(self) -> list[MatchData]:
+    def play_round(self, workers: int = 1) -> list[MatchData]:
+        """The round's matches, on ``workers`` processes (the same matches however many:
+        each depends only on its number, the run's seed and the model of the round)."""
         run = self.run
         s = run.settings
-        model = self.bot(s.epsilon)
-        n = s.players
-        played = []
-        for _ in range(s.round_matches):
-            seed = match_seed(run.seed, run.matches)
-            lineup: list[Player] = [model] * n
-            if run.matches < s.warm_matches:
-                lineup = [Exploring(make_bot(s.reference), s.epsilon)] * n
-            elif s.reference_share and random.Random(seed).random() < s.reference_share:
-                lineup[run.matches % n] = Exploring(make_bot(s.reference), s.epsilon)
-            played.append(
-                self_play(self.game, self.features, lineup, seed, self.features.margin_scale)
-            )
-            run.matches += 1
+        first = run.matches
+        layers = [(w.copy(), b.copy()) for w, b in run.network.layers]
+        jobs = (
+            (run.game_id, s, layers, run.seed, index)
+            for index in range(first, first + s.round_matches)
+        )
+        played = list(run_matches(play_one, jobs, workers, chunk=1, in_order=True))
+        run.matches += len(played)
         return played
 
     def learn(self, fresh: list[MatchData]) -> dict[str, float]:
@@ -512,9 +527,11 @@ class Trainer:
         last_save = time.monotonic()
         done = 0
         while time.monotonic() < deadline and (rounds is None or done < rounds):
-            started = time.process_time()
-            fresh = self.play_round()
-            played = time.process_time() - started
+            # CPU seconds where the matches are played here, else the wall clock's
+            clock = time.process_time if workers == 1 else time.perf_counter
+            started = clock()
+            fresh = self.play_round(workers)
+            played = clock() - started
             stats = self.learn(fresh)
             done += 1
             self.say(

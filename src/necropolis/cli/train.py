@@ -79,7 +79,9 @@ def train(
         float, typer.Option("--epsilon", min=0.0, max=1.0, help="random moves in self-play")
     ] = 0.05,
     lam: Annotated[float, typer.Option("--lambda", min=0.0, max=1.0, help="TD(λ)'s λ")] = 0.8,
-    workers: Annotated[int, typer.Option("--workers", "-w", min=1, help="gate processes")] = 1,
+    workers: Annotated[
+        int, typer.Option("--workers", "-w", min=1, help="processes for self-play and gates")
+    ] = 1,
     niceness: Annotated[
         int, typer.Option("--nice", min=0, max=19, help="run at least this nice")
     ] = 19,
