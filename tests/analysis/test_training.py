@@ -5,6 +5,7 @@ models that load and decide the same from the same seed."""
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -197,3 +198,27 @@ def test_self_play_on_several_processes_gives_the_same_run(tmp_path: Path) -> No
     two = Trainer("luxor2001", tmp_path / "two", seed=8, settings=TINY, say=quiet)
     two.train(rounds=2, workers=2)
     assert all(np.array_equal(a, b) for a, b in zip(weights(one), weights(two), strict=True))
+
+
+def test_expert_iteration_plays_the_search_on_the_model(tmp_path: Path) -> None:
+    settings = Settings(
+        hidden=(8,),
+        round_matches=1,
+        replay_matches=2,
+        generation_matches=10**6,
+        search_iterations=5,
+        epsilon=0.0,
+    )
+    first = Trainer("luxor2001", tmp_path / "a", seed=9, settings=settings, say=quiet)
+    first.train(rounds=1)
+    again = Trainer("luxor2001", tmp_path / "b", seed=9, settings=settings, say=quiet)
+    again.train(rounds=1)
+    plain = replace(settings, search_iterations=0)
+    one_ply = Trainer("luxor2001", tmp_path / "c", seed=9, settings=plain, say=quiet)
+    one_ply.train(rounds=1)
+    assert first.run.positions > 0
+    assert all(np.array_equal(a, b) for a, b in zip(weights(first), weights(again), strict=True))
+    # the same seed played by the one-ply bot instead: other play, another model
+    assert any(
+        not np.array_equal(a, b) for a, b in zip(weights(first), weights(one_ply), strict=True)
+    )

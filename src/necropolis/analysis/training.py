@@ -43,7 +43,7 @@ from typing import Any
 import numpy as np
 
 from necropolis.analysis.batch import match_seed, run_matches
-from necropolis.bots import make_bot
+from necropolis.bots import ISMCTSBot, make_bot
 from necropolis.bots.judgement import (
     Array,
     JudgementBot,
@@ -97,6 +97,11 @@ class Settings:
     #: The one-ply bot's look at the rest of the mover's turn
     #: (:attr:`~necropolis.bots.judgement.JudgementBot.turn_leaves`).
     turn_leaves: int = 0
+    #: Expert iteration instead of the one-ply bot: the matches are played by hard's
+    #: search with this many iterations a decision, its leaves judged by the model (and
+    #: anchored to the level strategy as hard is), and the model learns to judge where
+    #: that play leads. 0: the one-ply bot. Far dearer a match (a lent machine's cores).
+    search_iterations: int = 0
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Settings:
@@ -174,7 +179,11 @@ def play_one(
     features = game.features()
     assert features is not None
     judge = LearnedEvaluator(game, Network(layers), features)
-    model = JudgementBot(judge, epsilon=settings.epsilon, turn_leaves=settings.turn_leaves)
+    model: Player
+    if settings.search_iterations:
+        model = Exploring(_searcher(settings, judge), settings.epsilon)
+    else:
+        model = JudgementBot(judge, epsilon=settings.epsilon, turn_leaves=settings.turn_leaves)
     n = settings.players
     match = match_seed(seed, index)
     lineup: list[Player] = [model] * n
@@ -183,6 +192,22 @@ def play_one(
     elif settings.reference_share and random.Random(match).random() < settings.reference_share:
         lineup[index % n] = Exploring(make_bot(settings.reference), settings.epsilon)
     return self_play(game, features, lineup, match, features.margin_scale)
+
+
+def _searcher(settings: Settings, judge: LearnedEvaluator) -> Player:
+    """Hard's search (its cutoff and exploration, anchored as hard is) with
+    ``settings.search_iterations`` iterations and its leaves judged by the model: the
+    player of expert iteration, whose play the model then learns to judge."""
+    from necropolis.bots.levels import HARD_CUTOFF, HARD_EXPLORATION
+
+    return ISMCTSBot(
+        iterations=settings.search_iterations,
+        exploration=HARD_EXPLORATION,
+        cutoff=HARD_CUTOFF,
+        anchor="game",
+        name="search",
+        judgement=judge,
+    )
 
 
 def self_play(

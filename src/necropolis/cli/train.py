@@ -75,6 +75,15 @@ def train(
             help="positions the one-ply bot may judge of the rest of the mover's turn",
         ),
     ] = 0,
+    search: Annotated[
+        int,
+        typer.Option(
+            "--search-iterations",
+            min=0,
+            help="expert iteration: matches played by hard's search with this many "
+            "iterations on the model (0: the one-ply bot)",
+        ),
+    ] = 0,
     epsilon: Annotated[
         float, typer.Option("--epsilon", min=0.0, max=1.0, help="random moves in self-play")
     ] = 0.05,
@@ -147,6 +156,7 @@ def train(
         warm_matches=warm,
         reference_share=reference_share,
         turn_leaves=turn_leaves,
+        search_iterations=search,
     )
     # What makes the same run again (how long it ran is not part of it).
     words = ["necropolis", "train", game_id, "--seed", str(seed), "--players", str(players)]
@@ -154,6 +164,7 @@ def train(
     words += ["--generation-matches", str(generation), "--gate-deals", str(gate_deals)]
     words += ["--reference-deals", str(reference_deals), "--warm", str(warm)]
     words += ["--reference-share", str(reference_share), "--turn-leaves", str(turn_leaves)]
+    words += ["--search-iterations", str(search)]
     words += ["--epsilon", str(epsilon), "--lambda", str(lam)]
     command = shlex.join(words)
     log = run_folder / "progress.log"
