@@ -744,6 +744,37 @@ def hard_judged_free() -> Player:
     return bot
 
 
+class EstimateOnePly:
+    """A one-ply look on the game's hand-written estimate: in one world drawn from the
+    seat's window, each legal move applied and the seat's :meth:`State.estimate_returns`
+    of the position compared (research: what a one-ply look is worth on a judgement
+    fitted by hand, beside the learned one-ply bot)."""
+
+    name = "estimate-one-ply"
+
+    def choose(self, window: SeatWindow, rng: random.Random) -> int:
+        actions = window.legal_actions()
+        if len(actions) == 1:
+            return actions[0]
+        world = window.resample(rng)
+        best: list[int] = []
+        top = -math.inf
+        for action in actions:
+            child = world.clone()
+            child.apply_legal_action(action)
+            value = child.estimate_returns()[window.seat]
+            if value > top + 1e-12:
+                best, top = [action], value
+            elif value > top - 1e-12:
+                best.append(action)
+        return best[rng.randrange(len(best))] if len(best) > 1 else best[0]
+
+
+def estimate_one_ply() -> Player:
+    """:class:`EstimateOnePly` (``necropolis.analysis.training:estimate_one_ply``)."""
+    return EstimateOnePly()
+
+
 # --- reports: reliability and the generations' strength --------------------------------------
 
 #: The bands of predicted chance a reliability table counts positions in.
