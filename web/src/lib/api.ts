@@ -6,7 +6,7 @@
  */
 import type { ChatLine } from "./chat.svelte";
 import type { ClockSettings, ClockState } from "./clock";
-import type { CreatedTable, GameInfo, History, Level, MyTable, OptionInfo, Replay, SeatInfo, SeatRequest, TableSummary, AccountSettings, Profile, TableRatings, Standing } from "./protocol";
+import type { AnalysisState, CreatedTable, GameInfo, History, Level, MyTable, OptionInfo, Replay, SeatInfo, SeatRequest, TableSummary, AccountSettings, Profile, TableRatings, Standing } from "./protocol";
 
 // The bodies are the server's types (lib/protocol.ts, generated from its models), under
 // the names the pages know them by.
@@ -60,8 +60,8 @@ export const api = {
   rules: (game: string, lang: string) =>
     call<{ language: string; markdown: string }>("GET", `/api/games/${encodeURIComponent(game)}/rules?lang=${encodeURIComponent(lang)}`),
   // rated: marked in the same request (a second one could come after a bot's first move).
-  create: (game: string, options: Record<string, unknown>, seats: SeatRequest[], creatorToken?: string | null, clock?: ClockSettings | null, rated = false) =>
-    call<Created>("POST", "/api/tables", null, { game, options, seats, ...(creatorToken ? { creator_token: creatorToken } : {}), ...(clock && clock.mode !== "untimed" ? { clock } : {}), ...(rated ? { rated: true } : {}) }),
+  create: (game: string, options: Record<string, unknown>, seats: SeatRequest[], creatorToken?: string | null, clock?: ClockSettings | null, rated = false, hints = false) =>
+    call<Created>("POST", "/api/tables", null, { game, options, seats, ...(creatorToken ? { creator_token: creatorToken } : {}), ...(clock && clock.mode !== "untimed" ? { clock } : {}), ...(rated ? { rated: true } : {}), ...(hints ? { hints: true } : {}) }),
   mine: (creatorToken: string) => call<TableSummary[]>("GET", "/api/tables/mine", creatorToken),
   table: (id: string, token: string) => call<TableSummary>("GET", `/api/tables/${encodeURIComponent(id)}`, token),
   rematch: (id: string, creatorToken: string) => call<Created>("POST", `/api/tables/${encodeURIComponent(id)}/rematch`, creatorToken),
@@ -81,6 +81,10 @@ export const api = {
       `/api/tables/${encodeURIComponent(id)}/replay?step=${step}${seat === null ? "" : `&seat=${seat}`}`,
       token,
     ),
+  /** Where the finished match's analysis stands (the first ask queues it), and it once made. */
+  analysis: (id: string, token: string) => call<AnalysisState>("GET", `/api/tables/${encodeURIComponent(id)}/analysis`, token),
+  deeperAnalysis: (id: string, worlds: number, token: string) =>
+    call<AnalysisState>("POST", `/api/tables/${encodeURIComponent(id)}/analysis`, token, { worlds }),
   account: () => call<{ name: string | null }>("GET", "/api/account"),
   register: (name: string, password: string) => call<{ name: string | null }>("POST", "/api/account/register", null, { name, password }),
   signIn: (name: string, password: string) => call<{ name: string | null }>("POST", "/api/account/signin", null, { name, password }),

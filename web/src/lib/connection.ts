@@ -203,6 +203,15 @@ export class TableClient {
     return true;
   }
 
+  /** Ask for the seat's best moves now, at a table that allows hints (docs/protocol.md). */
+  hint(): boolean {
+    const state = this.snap.state;
+    if (!this.socket || this.snap.status !== "open" || !state || !state.hints) return false;
+    this.socket.send(JSON.stringify({ type: "hint", version: state.version }));
+    this.update({ refused: null });
+    return true;
+  }
+
   /** Take back the person's last choice in the seat's turn in hand; false when there is none. */
   undo(): boolean {
     const state = this.snap.state;
