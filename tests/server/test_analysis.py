@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -59,6 +60,15 @@ def _analysed(server: Server, created: dict[str, Any], timeout: float = 300) -> 
         time.sleep(0.3)
 
 
+def _nice(pid: int) -> int | None:
+    """A process's nice value (/proc/PID/stat's 19th field), None when it is gone."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return None
+    return int(stat.rsplit(")", 1)[1].split()[16])
+
+
 def _record(server: Server, created: dict[str, Any]) -> MatchRecord:
     data = server.get(f"/api/tables/{created['table_id']}/record", created["creator_token"]).json()
     return MatchRecord.from_json(data)
@@ -72,6 +82,8 @@ def test_a_finished_match_is_analysed_once_and_kept(db_url: str) -> None:
             assert answer.json()["error"]["code"] == "not_finished"
         _finished(server, created)
         first = _analysed(server, created)
+        # Made behind every table in play: its worker runs at the lowest CPU priority.
+        assert 19 in [_nice(pid) for pid in server.descendants()]
         analysis = first["state"]["analysis"]
         assert first["state"]["worlds"] == 32 and first["state"]["done"] == first["state"]["total"]
         record = _record(server, created)
