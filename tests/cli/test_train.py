@@ -42,6 +42,9 @@ def test_a_short_run_prints_its_progress_and_exports_its_kept_model(tmp_path: Pa
     table = json.loads((report / "calibration-luxor2001.json").read_text())
     assert len(table["bands"]) == len(table["predicted"]) == len(table["positions"]) == 10
     assert sum(table["positions"]) > 0 and table["matches"] == 2
+    # the estimate judged the same positions
+    assert sum(table["estimate"]["positions"]) == sum(table["positions"])
+    assert 0.0 <= table["brier"] <= 1.0 and 0.0 <= table["estimate"]["brier"] <= 1.0
     assert table["command"].startswith("necropolis train luxor2001")
     for name in ("training-luxor2001.png", "calibration-luxor2001.png"):
         assert (report / name).read_bytes()[:4] == b"\x89PNG"

@@ -46,6 +46,7 @@ from necropolis.analysis.batch import match_seed, run_matches
 from necropolis.bots import ISMCTSBot, make_bot
 from necropolis.bots.judgement import (
     Array,
+    EstimateEvaluator,
     JudgementBot,
     LearnedEvaluator,
     Network,
@@ -786,31 +787,32 @@ def reliability(
     network: Network,
     matches: int,
     seed: int,
-    opponent: str = "heuristic",
+    player: str = "heuristic",
     players: int = 2,
 ) -> dict[str, Any]:
-    """How well the model's chances come true: ``matches`` matches of its one-ply bot
-    against ``opponent`` (seats alternating), every seat's view at every real decision
-    judged, each seat's predicted chance to win binned against whether it won (a match
+    """How well the model's chances come true, beside the game's hand-written estimate:
+    ``matches`` matches of ``player`` in every seat (positions of sound play, which the
+    analysis and hard's search judge), every seat's view at every real decision judged
+    by both, each seat's predicted chance to win binned against whether it won (a match
     nobody won counts as lost, as the chance is of winning).
 
     Returned in the form ``docs/strength/summary.json`` copies: the bands, the mean
-    prediction, the share observed and the positions in each band.
+    prediction, the share observed and the positions in each band; then the same of the
+    estimate (``estimate``), and each one's Brier score (the mean squared error).
     """
     game = load_game(game_id, players=players)
     judge = LearnedEvaluator(game, network)
-    model = JudgementBot(judge, name="model")
+    estimate = EstimateEvaluator(game)
     predicted: list[float] = []
+    guessed: list[float] = []
     observed: list[float] = []
     for i in range(matches):
-        seat = i % players
-        others = [make_bot(opponent) for _ in range(players - 1)]
-        lineup: list[Player] = [*others[:seat], model, *others[seat:]]
+        lineup = [make_bot(player) for _ in range(players)]
         seed_i = match_seed(seed, i)
         chance = random.Random(seed_i)
         rngs = player_rngs(seed_i, players)
         state = game.new_initial_state()
-        rows: list[tuple[list[float], int]] = []
+        rows: list[tuple[float, float, int]] = []
         while not state.is_terminal():
             mover = state.current_player()
             if mover == CHANCE:
@@ -818,20 +820,24 @@ def reliability(
                 continue
             window = SeatWindow(state, mover)
             if len(window.legal_actions()) > 1:
-                views = [state.view(q) for q in range(players)]
-                result = judge.judge_views(views)
-                rows.extend((list(result.chances[q]), q) for q in range(players))
+                windows = [SeatWindow(state, q) for q in range(players)]
+                learned = judge.judge(windows).chances
+                hand = estimate.judge(windows).chances
+                rows.extend((learned[q, q], hand[q, q], q) for q in range(players))
             state.apply_action(lineup[mover].choose(window, rngs[mover]))
         returns = state.returns()
-        for chances, q in rows:
-            predicted.append(chances[q])
+        for mine, theirs, q in rows:
+            predicted.append(mine)
+            guessed.append(theirs)
             observed.append(returns[q])
-    table = calibration(np.array(predicted), np.array(observed), BANDS)
+    won = np.array(observed)
+    table = calibration(np.array(predicted), won, BANDS)
+    other = calibration(np.array(guessed), won, BANDS)
     return {
         "game": game_id,
         "players": players,
         "model": {k: network.meta.get(k) for k in ("generation", "matches", "seed", "command")},
-        "against": opponent,
+        "positions_of": f"{player} in every seat",
         "matches": matches,
         "seed": seed,
         "bands": [[round(r["low"], 2), round(r["high"], 2)] for r in table],
@@ -839,6 +845,14 @@ def reliability(
         "observed": [round(r["observed"], 4) for r in table],
         "positions": [int(r["positions"]) for r in table],
         "error": round(calibration_error(table), 4),
+        "brier": round(float(((np.array(predicted) - won) ** 2).mean()), 4),
+        "estimate": {
+            "predicted": [round(r["predicted"], 4) for r in other],
+            "observed": [round(r["observed"], 4) for r in other],
+            "positions": [int(r["positions"]) for r in other],
+            "error": round(calibration_error(other), 4),
+            "brier": round(float(((np.array(guessed) - won) ** 2).mean()), 4),
+        },
     }
 
 
@@ -876,15 +890,34 @@ def plot_reliability(data: dict[str, Any], path: Path) -> None:
         for p, o, n in zip(data["predicted"], data["observed"], data["positions"], strict=True)
         if n
     ]
-    ax.plot([p for p, _, _ in shown], [o for _, o, _ in shown], "o-", label="observed")
+    ax.plot(
+        [p for p, _, _ in shown],
+        [o for _, o, _ in shown],
+        "o-",
+        label=f"learned (Brier {data['brier']:.3f})",
+    )
     for p, o, n in shown:
         ax.annotate(f"{n}", (p, o), textcoords="offset points", xytext=(4, -10), fontsize=7)
+    hand = data.get("estimate")
+    if hand:
+        pairs = [
+            (p, o)
+            for p, o, n in zip(hand["predicted"], hand["observed"], hand["positions"], strict=True)
+            if n
+        ]
+        ax.plot(
+            [p for p, _ in pairs],
+            [o for _, o in pairs],
+            "s--",
+            alpha=0.7,
+            label=f"hand-written estimate (Brier {hand['brier']:.3f})",
+        )
     ax.set_xlabel("predicted chance to win")
     ax.set_ylabel("share of those positions won")
     model = data["model"]
     ax.set_title(
         f"{data['game']}: generation {model.get('generation')}, "
-        f"{data['matches']} matches against {data['against']}",
+        f"{data['matches']} matches, {data['positions_of']}",
         fontsize=9,
     )
     ax.set_xlim(0, 1)

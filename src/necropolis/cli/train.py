@@ -111,8 +111,8 @@ def train(
         typer.Option(
             "--calibration-matches",
             min=0,
-            help="with --report: also the kept model's reliability over this many matches "
-            "against the heuristic (calibration-GAME.json, .png)",
+            help="with --report: also the kept model's reliability, beside the game's "
+            "estimate, on this many matches of the heuristic (calibration-GAME.json, .png)",
         ),
     ] = 0,
 ) -> None:
