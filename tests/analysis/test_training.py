@@ -222,3 +222,17 @@ def test_expert_iteration_plays_the_search_on_the_model(tmp_path: Path) -> None:
     assert any(
         not np.array_equal(a, b) for a, b in zip(weights(first), weights(one_ply), strict=True)
     )
+
+
+def test_a_new_run_may_start_from_a_kept_model(tmp_path: Path) -> None:
+    first = Trainer("luxor2001", tmp_path / "a", seed=1, settings=TINY, say=quiet)
+    first.train(rounds=1)
+    model = first.run.network.copy()
+    model.save(tmp_path / "kept.npz")
+    later = Trainer(
+        "luxor2001", tmp_path / "b", seed=2, settings=TINY, say=quiet, start=tmp_path / "kept.npz"
+    )
+    assert all(np.array_equal(a, b) for a, b in zip(weights(later), weights(first), strict=True))
+    wider = replace(TINY, hidden=(9,))
+    with pytest.raises(ValueError, match="not a model"):
+        Trainer("luxor2001", tmp_path / "c", settings=wider, say=quiet, start=tmp_path / "kept.npz")

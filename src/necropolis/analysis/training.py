@@ -387,6 +387,7 @@ class Trainer:
         settings: Settings | None = None,
         command: str = "",
         say: Callable[[str], None] = print,
+        start: Path | None = None,
     ) -> None:
         self.folder = folder
         self.say = say
@@ -410,6 +411,13 @@ class Trainer:
             sizes = [features.size(n), *chosen.hidden, n + int(features.nobody) + 1]
             rng = np.random.default_rng(seed)
             network = Network.fresh(sizes, rng)
+            if start is not None:
+                # A new run from a kept model's weights (a lost checkpoint, a new setting).
+                begun = Network.load(start)
+                shapes = [(w.shape, b.shape) for w, b in begun.layers]
+                if shapes != [(w.shape, b.shape) for w, b in network.layers]:
+                    raise ValueError(f"{start} is not a model of {game_id} with these layers")
+                network = Network(begun.layers)
             self.run = Run(
                 game_id, seed, chosen, network, Adam(network, chosen.learning_rate), rng,
                 command=command,

@@ -94,6 +94,14 @@ def train(
     niceness: Annotated[
         int, typer.Option("--nice", min=0, max=19, help="run at least this nice")
     ] = 19,
+    start: Annotated[
+        Path | None,
+        typer.Option(
+            "--start-from",
+            help="a new run begins from this model's weights (e.g. a kept model whose "
+            "run's checkpoint is gone)",
+        ),
+    ] = None,
     export: Annotated[
         Path | None,
         typer.Option("--export", help="write the last kept model to this file, and stop"),
@@ -175,7 +183,15 @@ def train(
         with log.open("a") as out:
             out.write(line + "\n")
 
-    trainer = Trainer(game_id, run_folder, seed, settings, command=command, say=say)
+    if start is not None:
+        words += ["--start-from", str(start)]
+        command = shlex.join(words)
+    try:
+        trainer = Trainer(
+            game_id, run_folder, seed, settings, command=command, say=say, start=start
+        )
+    except (ValueError, OSError) as exc:
+        raise fail(str(exc)) from None
     if trainer.run.settings != settings and (run_folder / "checkpoint.npz").exists():
         say("(the run goes on with the settings it began with)")
     try:
