@@ -27,6 +27,7 @@ from necropolis.bots.judgement import (
     shipped_model,
 )
 from necropolis.engine import SeatWindow
+from necropolis.engine.driver import play_match
 from necropolis.games import game_class
 from tests.bots.test_bots_on_games import SharedDrawWindow, decision_points
 
@@ -229,3 +230,32 @@ def test_a_look_at_the_rest_of_the_turn_judges_a_move_by_its_best_continuation()
             assert value == pytest.approx(max(after))
             checked += 1
     assert checked, "some insertion leaves the mover more to choose"
+
+
+def shipped() -> list[Any]:
+    """The games and player counts that ship a learned model."""
+    return [
+        p
+        for p in every_count()
+        if shipped_model(necropolis.load_game(p.values[0], players=p.values[1])) is not None
+    ]
+
+
+@pytest.mark.parametrize(("game_id", "players"), shipped())
+def test_a_shipped_model_loads_and_decides_the_same_from_the_same_seed(
+    game_id: str, players: int
+) -> None:
+    game = necropolis.load_game(game_id, players=players)
+    model = shipped_model(game)
+    assert model is not None
+    assert model.meta["game"] == game_id and model.meta["players"] == players
+    assert model.meta["command"].startswith(f"necropolis train {game_id}")
+    for state in decision_points(game_id, players, 4):
+        window = SeatWindow(state, state.current_player())
+        choices = {JudgementBot().choose(window, random.Random(3)) for _ in range(2)}
+        assert len(choices) == 1
+    records = [
+        play_match(game, [JudgementBot() for _ in range(players)], seed=12)[1].actions
+        for _ in range(2)
+    ]
+    assert records[0] == records[1]
