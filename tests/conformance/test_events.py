@@ -113,7 +113,7 @@ def test_an_outcome_a_seat_does_not_see_tells_it_no_more_than_its_log(
                     key = (
                         seat,
                         repr(after.view(seat)),
-                        repr(after.narrate_events(index, events, seat)),
+                        repr(after.narrate_events(index, events, seat, state.current_player())),
                     )
                     seen = _as_seen(events, seat)
                     assert told.setdefault(key, seen) == seen, (seat, outcome)
@@ -130,20 +130,22 @@ def test_events_are_json_ready_and_the_log_is_their_narration(game_id: str) -> N
     for players in (2, 4):
         state: State = load_game(game_id, players=players).new_initial_state()
         rng = random.Random(players)
-        kept: list[tuple[int, list[Any]]] = []
+        kept: list[tuple[int, int, list[Any]]] = []
         while not state.is_terminal():
             if state.current_player() == CHANCE:
                 action = sample_chance(state, rng)
             else:
                 action = rng.choice(state.legal_actions())
-            index = state.move_number()
-            kept.append((index, state.apply_events(action)))
+            index, actor = state.move_number(), state.current_player()
+            kept.append((index, actor, state.apply_events(action)))
         for viewer in (None, *range(players)):
             told = [
-                e for index, events in kept for e in state.narrate_events(index, events, viewer)
+                e
+                for index, actor, events in kept
+                for e in state.narrate_events(index, events, viewer, actor)
             ]
             assert told == state.log(viewer)
-            for _, events in kept:
+            for _, _, events in kept:
                 json.dumps(_as_seen(events, viewer))
 
 

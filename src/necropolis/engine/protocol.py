@@ -302,9 +302,20 @@ class Game(ABC):
         """
         raise NotImplementedError(f"{self.id} narrates no events")
 
+    def narrate_events(self, events: list[Event], actor: int | None) -> list[Told]:
+        """The log entries of one action's ``events`` (each already as the viewer may know
+        it), ``actor`` the seat that decided it (None: chance): by default each event's
+        own (:meth:`narrate_event`), in order. A game whose log groups an action's
+        entries otherwise (by what they concern) overrides this instead."""
+        return [told for event in events for told in self.narrate_event(event)]
+
     def tells_events(self) -> bool:
-        """Whether the game's log is its rules' events, narrated by :meth:`narrate_event`."""
-        return type(self).narrate_event is not Game.narrate_event
+        """Whether the game's log is its rules' events, narrated by :meth:`narrate_events`."""
+        cls = type(self)
+        return (
+            cls.narrate_event is not Game.narrate_event
+            or cls.narrate_events is not Game.narrate_events
+        )
 
     def render_view(self, view: View) -> str:
         """Text for a terminal showing ``view``; games override with a readable board."""
@@ -571,7 +582,8 @@ class State(ABC):
         otherwise the entry is one per action, from :meth:`describe_action`.
         """
         if self.game.tells_events():
-            return self.narrate_events(before.move_number(), self.happened(before, action), viewer)
+            index, actor = before.move_number(), before.current_player()
+            return self.narrate_events(index, self.happened(before, action), viewer, actor)
         seat = before.current_player()
         kind = "chance" if seat == CHANCE else "action"
         params = {"description": before.describe_action(action, viewer)}
@@ -591,20 +603,20 @@ class State(ABC):
         if not self.game.tells_events():
             return [], {viewer: self.narrate(before, action, viewer) for viewer in viewers}
         events = before.clone().apply_events(action)
-        index = before.move_number()
-        return events, {viewer: self.narrate_events(index, events, viewer) for viewer in viewers}
+        index, actor = before.move_number(), before.current_player()
+        return events, {
+            viewer: self.narrate_events(index, events, viewer, actor) for viewer in viewers
+        }
 
-    def narrate_events(self, index: int, events: list[Event], viewer: int | None) -> list[LogEntry]:
-        """The log entries of ``events`` (the whole truth of action ``index``) for ``viewer``:
-        each event redacted for it (:meth:`Event.seen_by`), then narrated by the game."""
-        out: list[LogEntry] = []
-        narrate = self.game.narrate_event
-        for event in events:
-            seen = event.seen_by(viewer)
-            if seen is not None:
-                for kind, seat, params in narrate(seen):
-                    out.append(self.entry(index, kind, seat, params, viewer))
-        return out
+    def narrate_events(
+        self, index: int, events: list[Event], viewer: int | None, actor: int
+    ) -> list[LogEntry]:
+        """The log entries of ``events`` (the whole truth of action ``index``, which
+        ``actor`` took: a seat, or :data:`CHANCE`) for ``viewer``: each event redacted for
+        it (:meth:`Event.seen_by`), then narrated by the game."""
+        seen = [e for e in (event.seen_by(viewer) for event in events) if e is not None]
+        told = self.game.narrate_events(seen, actor if actor >= 0 else None)
+        return [self.entry(index, kind, seat, params, viewer) for kind, seat, params in told]
 
     def entry(
         self, index: int, kind: str, seat: int | None, params: dict[str, Any], viewer: int | None
@@ -625,8 +637,8 @@ class State(ABC):
         entries: list[LogEntry] = []
         if self.game.tells_events():
             for action in history:
-                index = state.move_number()
-                entries.extend(state.narrate_events(index, state.apply_events(action), seat))
+                index, actor = state.move_number(), state.current_player()
+                entries.extend(state.narrate_events(index, state.apply_events(action), seat, actor))
             return entries
         for action in history:
             before = state.clone()

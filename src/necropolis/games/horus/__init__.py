@@ -13,7 +13,8 @@ from typing import TYPE_CHECKING, Any
 
 from necropolis.engine import Game, Option
 from necropolis.engine.balance import MatchFacts
-from necropolis.engine.protocol import State, View
+from necropolis.engine.events import Event
+from necropolis.engine.protocol import State, Told, View
 from necropolis.games.horus import components as cp
 from necropolis.games.horus import layout, narration
 from necropolis.games.horus.codes import CRUSHED, MAX_ROUNDS, NUM_ACTIONS, SEALED
@@ -58,6 +59,9 @@ class HorusGame(Game):
         " decide the game."
     )
     messages = narration.MESSAGES
+
+    def narrate_events(self, events: list[Event], actor: int | None) -> list[Told]:
+        return narration.narrate_events(events, actor)
 
     #: hard plays the level strategy's move unless its search finds one better by twenty
     #: points of win share: the fitted estimate is right on average over the heuristic's

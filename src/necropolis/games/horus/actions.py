@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 
 from necropolis.engine.frozen import removed, replaced
 from necropolis.games.horus import components as cp
+from necropolis.games.horus import events as ev
 from necropolis.games.horus import flow
 from necropolis.games.horus.codes import (
     A_BAG_PUT,
@@ -227,6 +228,10 @@ def legal_decisions(s: HorusState) -> list[int]:
 def apply_decision(s: HorusState, a: int) -> None:
     node = s.node
     seat = s.node_seat
+    sink = s.sink
+    if sink is not None:
+        sink.append(ev.Decided(seat))
+        _tell_decision(s, seat, a)
     if node == D_SETUP:
         s.adventurer = replaced(s.adventurer, seat, (a - A_SETUP) // 2)
         s.square[seat] = cp.ENTRANCES[(a - A_SETUP) % 2]
@@ -260,6 +265,8 @@ def apply_decision(s: HorusState, a: int) -> None:
             s.ability_used = replaced(s.ability_used, seat, True)
             s.stamina = replaced(s.stamina, seat, True)
         flow.set_wll(s, seat)
+        if sink is not None:
+            sink.append(ev.LevelSet(seat, s.wll[seat], a == A_DONE_STAMINA))
         s.turn_i += 1
         return
     if node == D_JUMP:
@@ -274,6 +281,8 @@ def apply_decision(s: HorusState, a: int) -> None:
             events.append((E_GIVE, seat, cp.BLOCK_WOUND))
         events += [flow.touch(seat, m, s.mummy_facing[m]) for m in s.mummies_at(nb)]
         s.queue[0:0] = events
+        if sink is not None:
+            _tell_touches(s, seat, nb)
         return
     if node == D_REACT:
         if a == A_USE_REACTION:
@@ -318,6 +327,8 @@ def apply_decision(s: HorusState, a: int) -> None:
         nb = cp.NEIGHBOURS[s.square[seat]][a - A_MOVE]
         s.square[seat] = nb
         s.queue += [flow.touch(seat, m, s.mummy_facing[m]) for m in s.mummies_at(nb)]
+        if sink is not None:
+            _tell_touches(s, seat, nb)
         return
     if a == A_SEARCH:
         s.actions[seat] -= 1
@@ -335,6 +346,8 @@ def apply_decision(s: HorusState, a: int) -> None:
         s.actions[seat] -= 1
         if s.sarc_card[k] >= 0:  # already drawn for a Linguistics peek
             s.sarc_state = replaced(s.sarc_state, k, 1)
+            if sink is not None:
+                sink.append(ev.SarcophagusRevealed(k, s.sarc_card[k]))
         else:
             s.queue.append((E_SARC, seat, k))
         return
@@ -365,6 +378,76 @@ def apply_decision(s: HorusState, a: int) -> None:
         s.queue.append((E_CHECK, seat, 0))
         return
     raise AssertionError(f"unhandled action {a}")
+
+
+def _tell_decision(s: HorusState, seat: int, a: int) -> None:
+    """The event of the decision ``a`` of ``seat``, told before it is carried out (what
+    it sets off follows as the rules carry it out)."""
+    assert s.sink is not None
+    tell = s.sink.append
+    node = s.node
+    if node == D_SETUP:
+        adventurer, entrance = divmod(a - A_SETUP, 2)
+        tell(ev.AdventurerChosen(seat, adventurer, entrance))
+    elif a in HEALS:
+        kit, wound = HEALS[a]
+        tell(ev.Healed(seat, kit, wound))
+    elif A_BAG_PUT <= a < A_BAG_PUT + cp.NUM_CARD_TYPES:
+        t = a - A_BAG_PUT
+        tell(ev.PutInBag(seat, t, cp.CARD_ORIGIN[t]))
+    elif A_DISCARD <= a < A_DISCARD + cp.NUM_CARD_TYPES:
+        t = a - A_DISCARD
+        tell(ev.Discarded(seat, t, cp.CARD_ORIGIN[t], False, cp.FACE_DOWN[t]))
+    elif A_DISCARD_BAG <= a < A_DISCARD_BAG + cp.NUM_CARD_TYPES:
+        t = a - A_DISCARD_BAG
+        tell(ev.Discarded(seat, t, cp.CARD_ORIGIN[t], True, cp.FACE_DOWN[t]))
+    elif node == D_WLL:
+        pass  # the level is told once it is set
+    elif node == D_JUMP:
+        d = (a - A_JUMP) % 4
+        square = s.node_arg
+        tell(ev.Jumped(seat, square, d, cp.NEIGHBOURS[square][d], a >= A_JUMP_DODGE))
+    elif node == D_REACT:
+        tell(ev.Reacted(seat, s.adventurer[seat], s.node_arg, a == A_USE_REACTION))
+    elif node == D_CHECK:
+        tell(ev.BlockDecided(seat, a == A_KEEP_BLOCK))
+    elif node == D_LOCK:
+        if a == A_DONE:
+            tell(ev.LockTool(seat, ev.LOCK_STOPPED))
+        elif a == A_CROWBAR:
+            tell(ev.LockTool(seat, ev.LOCK_CROWBAR))
+        elif a == A_LOCKPICKING:
+            tell(ev.LockTool(seat, ev.LOCK_LOCKPICKING))
+        else:
+            tell(ev.Rerolled(seat, a - A_REROLL + 1))
+    elif a == A_DONE:
+        tell(ev.TurnEnded(seat, s.actions[seat]))
+    elif A_MOVE <= a < A_MOVE + 4:
+        square = s.square[seat]
+        tell(ev.Moved(seat, square, a - A_MOVE, cp.NEIGHBOURS[square][a - A_MOVE]))
+    elif a == A_SEARCH:
+        tell(ev.Searched(seat, s.square[seat]))
+    elif a == A_LEAVE:
+        tell(ev.Left(seat, len(s.hand[seat]) + len(s.bag[seat])))
+    elif A_OPEN <= a < A_TAKE:
+        tell(ev.Opened(seat, a - A_OPEN))
+    elif A_TAKE <= a < A_PEEK:
+        tell(ev.TakeChosen(seat, a - A_TAKE))
+    elif A_PEEK <= a < A_PICK:
+        tell(ev.LinguisticsUsed(seat, a - A_PEEK))
+    elif A_PICK <= a < A_REROLL:
+        tell(ev.LockBegun(seat, a - A_PICK))
+    elif A_SHOOT <= a < A_UDJAT:
+        tell(ev.Shot(seat, a - A_SHOOT, s.mummy_seat[a - A_SHOOT]))
+    elif a in (A_UDJAT, A_CLAIRVOYANCE):
+        tell(ev.BlockLookedAt(seat, a == A_UDJAT))
+
+
+def _tell_touches(s: HorusState, seat: int, square: int) -> None:
+    """The mummies standing on ``square``, which ``seat`` just reached: each touches it."""
+    assert s.sink is not None
+    for m in s.mummies_at(square):
+        s.sink.append(ev.MummyTouch(seat, m, s.mummy_seat[m]))
 
 
 def _then_with_room(s: HorusState, seat: int, event: tuple[int, int, int]) -> None:

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 from necropolis.engine.frozen import replaced
 from necropolis.games.horus import actions
 from necropolis.games.horus import components as cp
+from necropolis.games.horus import events as ev
 from necropolis.games.horus.codes import (
     C_ACTION_DIE,
     C_BLOCK,
@@ -110,6 +111,8 @@ def chance_kind(s: HorusState) -> str:
 
 def apply_chance(s: HorusState, a: int) -> None:
     node = s.node
+    if s.sink is not None:
+        _tell_chance(s, a)
     if node == C_ACTION_DIE:
         s.dice[s.turn_i] = a + 1
         s.turn_i += 1
@@ -151,6 +154,34 @@ def apply_chance(s: HorusState, a: int) -> None:
         s.chest_rolls = replaced(s.chest_rolls, seat, (*s.chest_rolls[seat], a + 1))
 
 
+def _tell_chance(s: HorusState, a: int) -> None:
+    """The event of the chance outcome ``a``, told before it is carried out."""
+    assert s.sink is not None
+    tell = s.sink.append
+    node = s.node
+    if node == C_ACTION_DIE:
+        tell(ev.DieRolled(ev.ACTION_DICE, s.node_arg, a + 1))
+    elif node == C_MUMMY_DIE:
+        tell(ev.DieRolled(ev.MUMMY_DICE, s.node_arg, a + 1))
+    elif node == C_LOCK_DIE:
+        tell(ev.DieRolled(ev.LOCK_DICE, s.node_arg, a + 1))
+    elif node == C_DRAW:
+        tell(ev.CardFound(s.node_seat, a, s.node_arg, s.secrecy))
+    elif node == C_SARC:
+        k = s.node_arg % PEEK_FLAG
+        if s.node_arg >= PEEK_FLAG:
+            tell(ev.SarcophagusRead(s.node_seat, k, a))
+        else:
+            tell(ev.SarcophagusRevealed(k, a))
+    elif node == C_BLOCK:
+        if s.phase == P_ACTIONS:
+            tell(ev.HorusTrap())
+    elif node == C_CHECK:
+        tell(ev.BlockChecked(s.node_seat, a))
+    elif node == C_CHEST:
+        tell(ev.ChestRolled(s.node_seat, a + 1))
+
+
 def reaction_possible(s: HorusState, seat: int, deck: int, t: int) -> bool:
     """Whether Reflexes or Swimming can throw off card ``t`` (-1: any card of ``deck``)."""
     if s.ability_used[seat]:
@@ -176,6 +207,8 @@ def lock_success(s: HorusState) -> None:
     """The alcove opens: the idol goes to the picker (no action), Horus drops a block."""
     g = s.lock_god
     seat = s.order[s.turn_i]
+    if s.sink is not None:
+        s.sink.append(ev.LockOpened(seat, g))
     s.lock_god = -1
     s.lock_to_roll = 0
     s.alcove_idol = replaced(s.alcove_idol, g, False)
@@ -190,6 +223,8 @@ def lock_success(s: HorusState) -> None:
 def fall(s: HorusState, b: int) -> None:
     """Block ``b`` (number - 1) lands: whoever stands there must jump, then seal check."""
     s.fallen[b] = True
+    if s.sink is not None:
+        s.sink.append(ev.BlockFell(b))
     if b in s.box:
         s.box.remove(b)
     square = cp.BLOCK_SQUARE[b]
@@ -260,6 +295,8 @@ def seal_check(s: HorusState) -> None:
     for seat in range(s.n):
         if s.status[seat] == INSIDE and not reach & SQUARE_BIT[s.square[seat]]:
             s.status[seat] = SEALED
+            if s.sink is not None:
+                s.sink.append(ev.Sealed(seat))
 
 
 # --- wounds ------------------------------------------------------------------------------
@@ -269,6 +306,12 @@ def add_card(s: HorusState, seat: int, t: int) -> None:
     hand = s.hand[seat]
     hand.append(t)
     hand.sort()
+    if s.sink is not None:
+        public = cp.CARD_KIND[t] == cp.IDOL or t in (cp.MUMMY_WOUND, cp.BLOCK_WOUND)
+        here: tuple[tuple[int, int], ...] = ()
+        if t == cp.MUMMY_WOUND:
+            here = tuple((m, s.mummy_seat[m]) for m in s.mummies_at(s.square[seat]))
+        s.sink.append(ev.CardGained(seat, t, s.secrecy and not public, here))
 
 
 def return_card(s: HorusState, t: int) -> None:
@@ -284,6 +327,8 @@ def mummify(s: HorusState, seat: int, m: int, facing: int) -> None:
     ``m`` that touched it, facing the other way from that mummy's ``facing`` as it
     touched (a mummy that walked on since is elsewhere, perhaps turned at a wall)."""
     s.status[seat] = MUMMIFIED
+    if s.sink is not None:
+        s.sink.append(ev.BecameMummy(seat))
     section = s.mummy_section[m]
     s.mummy_section = (*s.mummy_section, section)
     s.mummy_pos.append(cp.SECTIONS[section].index(s.square[seat]))
@@ -309,33 +354,47 @@ def move_mummies(s: HorusState) -> None:
     """Every standing mummy walks one square per die of 4 or more, turning at walls."""
     steps = sum(1 for d in s.mummy_dice if d >= cp.MUMMY_STEP_MINIMUM)
     events: list[tuple[int, int, int]] = []
+    sink = s.sink
+    if sink is not None:
+        sink.append(ev.MummiesWalk(steps))
     for m in range(len(s.mummy_pos)):
         path = cp.SECTIONS[s.mummy_section[m]]
         if s.mummy_down[m]:  # a shot mummy gets up instead of moving, and touches
             s.mummy_down = replaced(s.mummy_down, m, False)
             events += touches(s, path[s.mummy_pos[m]], m, s.mummy_facing[m])
+            if sink is not None:
+                sink.append(ev.MummyWalked(m, s.mummy_seat[m], s.mummy_section[m], (), True))
             continue
         if steps == 0:  # still together from one round to the next
             events += touches(s, path[s.mummy_pos[m]], m, s.mummy_facing[m])
             continue
         pos, facing = s.mummy_pos[m], s.mummy_facing[m]
+        walked = []
         for _ in range(steps):
             nxt = pos + facing
             if nxt < 0 or nxt >= len(path):  # the wall: turning costs no step
                 facing = -facing
                 nxt = pos + facing
             pos = nxt
+            walked.append(path[pos])
             events += touches(s, path[pos], m, facing)
         s.mummy_pos[m], s.mummy_facing[m] = pos, facing
+        if sink is not None:
+            section = s.mummy_section[m]
+            sink.append(ev.MummyWalked(m, s.mummy_seat[m], section, tuple(walked), False))
+    if sink is not None:
+        for _, seat, arg in events:
+            m = arg - TOUCH_BACKWARD if arg >= TOUCH_BACKWARD else arg
+            sink.append(ev.MummyTouch(seat, m, s.mummy_seat[m]))
     s.queue.extend(events)
 
 
 # --- events ------------------------------------------------------------------------------
 
 
-def handle_event(s: HorusState, ev: tuple[int, int, int]) -> bool:
+def handle_event(s: HorusState, effect: tuple[int, int, int]) -> bool:
     """Carry out one queued effect; True when it stops for a decision or chance event."""
-    code, seat, arg = ev
+    code, seat, arg = effect
     if code == E_GIVE:
         if s.status[seat] != INSIDE:
             return_card(s, arg)
@@ -344,7 +403,7 @@ def handle_event(s: HorusState, ev: tuple[int, int, int]) -> bool:
             add_card(s, seat, arg)
             return False
         if s.can_make_room(seat):
-            s.room_then = ev
+            s.room_then = effect
             return _wait(s, D_ROOM, seat, arg)
         return_card(s, arg)  # twelve wounds and nothing to discard: no card to take
         return False
@@ -364,6 +423,8 @@ def handle_event(s: HorusState, ev: tuple[int, int, int]) -> bool:
         nbs = cp.NEIGHBOURS[arg]
         if not any(nb >= 0 and not s.blocked(nb) for nb in nbs):
             s.status[seat] = CRUSHED
+            if s.sink is not None:
+                s.sink.append(ev.Crushed(seat))
             return False
         return _wait(s, D_JUMP, seat, arg)
     if code == E_SEAL:
@@ -373,6 +434,8 @@ def handle_event(s: HorusState, ev: tuple[int, int, int]) -> bool:
         return _wait(s, C_DRAW, seat, arg)
     if code == E_TAKE:
         t = s.sarc_card[arg]
+        if s.sink is not None:
+            s.sink.append(ev.TreasureTaken(seat, arg, t))
         s.sarc_state = replaced(s.sarc_state, arg, 2)
         s.sarc_card = replaced(s.sarc_card, arg, -1)
         s.queue.insert(0, (E_GIVE, seat, t))
@@ -391,7 +454,7 @@ def handle_event(s: HorusState, ev: tuple[int, int, int]) -> bool:
         return _wait(s, D_CHECK, seat, 0)
     if code == E_SARC:
         return _wait(s, C_SARC, seat, arg)
-    raise AssertionError(f"unknown event {ev}")
+    raise AssertionError(f"unknown event {effect}")
 
 
 def _wait(s: HorusState, node: int, seat: int, arg: int) -> bool:
@@ -409,6 +472,8 @@ def start_round(s: HorusState) -> None:
     s.round += 1
     s.phase = P_WLL
     s.order = [(s.dice_keeper + i) % n for i in range(n)]
+    if s.sink is not None:
+        s.sink.append(ev.RoundBegan(s.round, s.dice_keeper))
     s.turn_i = 0
     s.udjat_round = False
     s.stamina = (False,) * n
@@ -457,10 +522,12 @@ def advance(s: HorusState) -> None:
         phase = s.phase
         if phase == P_OVER:
             s.node = N_TERMINAL
+            _tell_the_end(s)
             return
         if phase != P_SETUP and INSIDE not in s.status:
             s.phase = P_OVER
             s.node = N_TERMINAL
+            _tell_the_end(s)
             return
         if phase == P_SETUP:
             if s.turn_i < s.n:
@@ -485,6 +552,8 @@ def advance(s: HorusState) -> None:
             for seat in range(s.n):
                 if s.status[seat] == INSIDE:
                     s.actions[seat] = count_actions(s, seat)
+            if s.sink is not None:
+                _tell_actions(s)
             s.phase = P_ACTIONS
             s.turn_i = 0
         elif phase == P_ACTIONS:
@@ -499,6 +568,8 @@ def advance(s: HorusState) -> None:
                         if actions.lock_options(s, seat):
                             _wait(s, D_LOCK, seat, 0)
                             return
+                        if s.sink is not None:
+                            s.sink.append(ev.LockHeld(seat, s.lock_god))
                         s.lock_god = -1  # no action left to reroll: the attempt ends
                     if actions.turn_has_options(s, seat):
                         _wait(s, D_TURN, seat, 0)
@@ -529,3 +600,33 @@ def advance(s: HorusState) -> None:
             else:  # pass the Ankh and the dice to the left
                 s.dice_keeper = (s.dice_keeper + 1) % s.n
                 start_round(s)
+
+
+def _tell_actions(s: HorusState) -> None:
+    """The actions the dice gave each seat inside, in turn order, and the idols' curses."""
+    assert s.sink is not None
+    for seat in s.order:
+        if s.status[seat] != INSIDE:
+            continue
+        cursed = cursed_dice(s, seat)
+        gods = tuple(
+            g
+            for g in range(len(cp.GODS))
+            if cp.IDOL_CARD[g] in s.hand[seat] and cursed >> cp.IDOL_CURSE_DIE[g] & 1
+        )
+        s.sink.append(ev.ActionsCounted(seat, s.actions[seat], s.wll[seat], gods))
+
+
+def _tell_the_end(s: HorusState) -> None:
+    """Every adventurer's fate and score, and who won."""
+    if s.sink is None:
+        return
+    scores = s.scores()
+    returns = s.returns()
+    s.sink.append(
+        ev.GameOver(
+            tuple(s.status),
+            tuple(int(x) for x in scores),
+            tuple(seat for seat in range(s.n) if returns[seat] > 0),
+        )
+    )

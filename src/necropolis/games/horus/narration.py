@@ -3,74 +3,27 @@ and the entries each action makes. (Prompts and action descriptors are in
 :mod:`.prompts`, the score breakdown in :mod:`.breakdown`, the board's geometry in
 :mod:`.layout`.)
 
-Everything here is computed on demand from states, never inside the rules' hot path:
-``narrate`` compares the state before an action with the state after it (and the action)
-and tells each event the action set off (dice, moves, cards found, sarcophagi, locks,
-idols and their curses, wounds and their causes, the mummies' walks, falling blocks,
-jumps, crushing, sealing, escapes and chests, the end), each only as far as the viewer may
-know it: a card found is named to everyone under the normal rules (the finder shows it
-briefly) but only to its finder under total secrecy; a face-down card put away or
-discarded stays a back; a sarcophagus read with Linguistics and a block checked with
-Udjat or Clairvoyance are named to their player alone.
+The rules emit what happened as events (:mod:`.events`: dice, moves, cards found,
+sarcophagi, locks, idols and their curses, wounds and who dealt them, the mummies' walks,
+falling blocks, jumps, crushing, sealing, escapes and chests, the end); the kernel redacts
+each for the viewer (``Event.seen_by``) and :func:`narrate_events` says one action's
+events, grouped as the log has always grouped them (what was done, then what followed,
+concern by concern), each only as far as the viewer may know it: a card found is named to
+everyone under the normal rules (the finder shows it briefly) but only to its finder under
+total secrecy; a face-down card put away or discarded stays a back; a sarcophagus read
+with Linguistics and a block checked with Udjat or Clairvoyance are named to their player
+alone.
 """
 
 from __future__ import annotations
 
-from collections import Counter
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from necropolis.engine.language import LogEntry
+from necropolis.engine.events import Event
+from necropolis.engine.protocol import Told
 from necropolis.games.horus import components as cp
-from necropolis.games.horus.codes import (
-    A_BAG_PUT,
-    A_CLAIRVOYANCE,
-    A_CROWBAR,
-    A_DISCARD,
-    A_DISCARD_BAG,
-    A_DONE,
-    A_DONE_STAMINA,
-    A_JUMP,
-    A_JUMP_DODGE,
-    A_KEEP_BLOCK,
-    A_LEAVE,
-    A_LOCKPICKING,
-    A_MOVE,
-    A_OPEN,
-    A_PEEK,
-    A_PICK,
-    A_REROLL,
-    A_SEARCH,
-    A_SETUP,
-    A_SHOOT,
-    A_TAKE,
-    A_UDJAT,
-    A_USE_REACTION,
-    C_ACTION_DIE,
-    C_BLOCK,
-    C_CHECK,
-    C_CHEST,
-    C_DRAW,
-    C_LOCK_DIE,
-    C_MUMMY_DIE,
-    CRUSHED,
-    D_CHECK,
-    D_JUMP,
-    D_LOCK,
-    D_REACT,
-    D_SETUP,
-    D_WLL,
-    ESCAPED,
-    FIRST_CHANCE,
-    HEALS,
-    INSIDE,
-    MUMMIFIED,
-    N_TERMINAL,
-    P_ACTIONS,
-    SEALED,
-)
-
-if TYPE_CHECKING:
-    from necropolis.games.horus.state import HorusState
+from necropolis.games.horus import events as ev
+from necropolis.games.horus.codes import ESCAPED
 
 #: The English template of every message kind horus uses (docs/table-language.md, horus).
 MESSAGES: dict[str, str] = {
@@ -253,189 +206,222 @@ def card_term(t: int) -> str:
     return cp.CARD_NAME[t]
 
 
-def _face_down_to(s: HorusState, t: int, viewer: int | None, owner: int) -> bool:
-    """Whether ``viewer`` sees only the back of ``t`` as it leaves ``owner``'s cards face
-    down (into a Bag, onto the discard pile): treasures, chests and necklaces."""
-    return viewer != owner and bool(cp.FACE_DOWN[t]) and s.node != N_TERMINAL
-
-
 # --- narration ------------------------------------------------------------------------------
 
+_DICE_KINDS = ("action_die", "mummy_die", "lock_die")
+_LOCK_TOOLS = ("stopped_lock", "crowbar", "lockpicking")
 
-class _Log:
-    """Collects one action's entries for one viewer."""
-
-    def __init__(self, after: HorusState, index: int, actor: int | None, viewer: int | None):
-        self.after = after
-        self.index = index
-        self.actor = actor
-        self.viewer = viewer
-        self.entries: list[LogEntry] = []
-
-    def add(self, kind: str, **params: Any) -> None:
-        """An entry of the acting seat (``seat`` in params names another subject)."""
-        self.entries.append(self.after.entry(self.index, kind, self.actor, params, self.viewer))
-
-    def about(self, seat: int | None, kind: str, **params: Any) -> None:
-        """An entry that belongs to ``seat`` (None: to nobody), whoever acted: the page
-        shows it in that seat's colour."""
-        if seat is not None:
-            params["seat"] = seat
-        self.entries.append(self.after.entry(self.index, kind, seat, params, self.viewer))
-
-
-def narrate(
-    after: HorusState, before: HorusState, action: int, viewer: int | None
-) -> list[LogEntry]:
-    """The entries ``action`` (applied to ``before``, giving ``after``) makes for ``viewer``."""
-    actor = before.node_seat if before.node < FIRST_CHANCE else None
-    log = _Log(after, before.move_number(), actor, viewer)
-    if before.node >= FIRST_CHANCE:
-        _chance(log, before, after, action)
-    else:
-        _decision(log, before, after, action)
-    touches = _mummy_phase(log, before, after)
-    _consequences(log, before, after, action, touches)
-    return log.entries
+# Where an entry goes among one action's entries (then by the numbers after it, then in
+# the order the rules told): what the action itself did, the mummies' walk, the
+# sarcophagi, the lock, the cards that reached each seat, who became a mummy, the Horus
+# trap, the blocks that fell, who was crushed or sealed in, the actions the dice gave,
+# a new round, the end.
+(
+    _DONE,
+    _WALK,
+    _SARCOPHAGI,
+    _LOCK,
+    _CARDS,
+    _MUMMIFIED,
+    _TRAP,
+    _FELL,
+    _CRUSHED,
+    _SEALED,
+    _ACTIONS,
+    _ROUND,
+    _END,
+) = range(13)
 
 
-def _chance(log: _Log, b: HorusState, a: HorusState, action: int) -> None:
-    node = b.node
-    viewer = log.viewer
-    if node == C_ACTION_DIE:
-        log.add("action_die", colour=cp.DIE_COLOURS[b.node_arg], value=action + 1)
-    elif node == C_MUMMY_DIE:
-        log.add("mummy_die", colour=cp.DIE_COLOURS[b.node_arg], value=action + 1)
-    elif node == C_LOCK_DIE:
-        log.add("lock_die", colour=cp.DIE_COLOURS[b.node_arg], value=action + 1)
-    elif node == C_DRAW:
-        finder = b.node_seat
-        deck = ORIGIN_TERMS[b.node_arg]
-        if not b.secrecy or viewer == finder:
-            log.add("found", finder_seat=finder, card=card_term(action), deck=deck)
-        else:
-            log.add("found_hidden", finder_seat=finder, deck=deck)
-    elif node == C_CHECK:
-        checker = b.node_seat
-        if viewer == checker:
-            log.add("checked_block", checker_seat=checker, number=action + 1)
-        else:
-            log.add("checked_block_hidden", checker_seat=checker)
-    elif node == C_CHEST:
-        log.add("chest_roll", owner_seat=b.node_seat, value=action + 1)
-    # C_SARC and C_BLOCK: told from what changed (a sarcophagus, a fallen block)
+def narrate_events(events: list[Event], actor: int | None) -> list[Told]:
+    """The log entries of one action's ``events`` (as the viewer may know them), ``actor``
+    the seat that decided it (None: chance): each entry's ``seat`` is the actor's, and
+    ``params["seat"]`` names the subject where it is another (a wound dealt by a mummy,
+    a seat sealed in); the end's entries are each their seat's."""
+    told: list[tuple[tuple[int, ...], Told]] = []
+    walked = any(isinstance(e, ev.MummiesWalk) for e in events)
+    touches: dict[int, list[tuple[int, int]]] = {}
+    for e in events:
+        if isinstance(e, ev.MummyTouch):
+            touches.setdefault(e.seat, []).append((e.mummy, e.owner))
+    wounds: dict[int, int] = {}
 
+    def add(key: tuple[int, ...], kind: str, **params: Any) -> None:
+        told.append((key, (kind, actor, params)))
 
-def _decision(log: _Log, b: HorusState, a: HorusState, act: int) -> None:
-    node = b.node
-    seat = b.node_seat
-    viewer = log.viewer
-    if node == D_SETUP:
-        adv, e = divmod(act - A_SETUP, 2)
-        log.add(
-            "chose_adventurer",
-            adventurer=cp.ADVENTURERS[adv],
-            ability=cp.ABILITIES[adv],
-            entrance=ENTRANCE_NAMES[e],
-        )
-        return
-    if act in HEALS:
-        kit, wound = HEALS[act]
-        log.add("healed", kit=card_term(kit), wound=card_term(wound))
-        return
-    if A_BAG_PUT <= act < A_BAG_PUT + cp.NUM_CARD_TYPES:
-        t = act - A_BAG_PUT
-        if viewer == seat:
-            log.add("bagged", card=card_term(t))
-        else:
-            log.add("bagged_hidden", deck=ORIGIN_TERMS[cp.CARD_ORIGIN[t]])
-        return
-    if A_DISCARD <= act < A_DISCARD + cp.NUM_CARD_TYPES:
-        t = act - A_DISCARD
-        if _face_down_to(a, t, viewer, seat):
-            log.add("discarded_hidden", deck=ORIGIN_TERMS[cp.CARD_ORIGIN[t]])
-        else:
-            log.add("discarded", card=card_term(t))
-        return
-    if A_DISCARD_BAG <= act < A_DISCARD_BAG + cp.NUM_CARD_TYPES:
-        t = act - A_DISCARD_BAG
-        if _face_down_to(a, t, viewer, seat):
-            log.add("discarded_from_bag_hidden", deck=ORIGIN_TERMS[cp.CARD_ORIGIN[t]])
-        else:
-            log.add("discarded_from_bag", card=card_term(t))
-        return
-    if node == D_WLL:
-        kind = "stamina_used" if act == A_DONE_STAMINA else "level_set"
-        log.add(kind, level=a.wll[seat])
-        return
-    if node == D_JUMP:
-        d = (act - A_JUMP) % 4
-        kind = "dodged" if act >= A_JUMP_DODGE else "jumped"
-        log.add(kind, direction=cp.DIRECTION_NAMES[d], square=cp.NEIGHBOURS[b.node_arg][d])
-        return
-    if node == D_REACT:
-        if act == A_USE_REACTION:
-            log.add(
-                "threw_off",
-                ability=cp.ABILITIES[b.adventurer[seat]],
-                card=card_term(b.node_arg),
-            )
-        else:
-            log.add("kept_card")
-        return
-    if node == D_CHECK:
-        log.add("kept_block" if act == A_KEEP_BLOCK else "returned_block")
-        return
-    if node == D_LOCK:
-        if act == A_DONE:
-            log.add("stopped_lock")
-        elif act == A_CROWBAR:
-            log.add("crowbar")
-        elif act == A_LOCKPICKING:
-            log.add("lockpicking")
-        else:
-            dice = mask_dice(act - A_REROLL + 1)
-            log.add("rerolled", count=len(dice), dice=dice)
-        return
-    # D_TURN
-    if act == A_DONE:
-        left = b.actions[seat]
-        if left:
-            log.add("ended_turn_early", actions=left)
-        else:
-            log.add("ended_turn")
-    elif A_MOVE <= act < A_MOVE + 4:
-        d = act - A_MOVE
-        dest = cp.NEIGHBOURS[b.square[seat]][d]
-        into = cp.AREA[dest] != cp.AREA[b.square[seat]]
-        log.add(
-            "moved_into" if into else "moved",
-            direction=cp.DIRECTION_NAMES[d],
-            area=AREA_TERMS[cp.AREA[dest]],
-            square=dest,
-        )
-    elif act == A_SEARCH:
-        log.add("searched", area=AREA_TERMS[cp.AREA[b.square[seat]]])
-    elif act == A_LEAVE:
-        log.add("left", cards=len(b.hand[seat]) + len(b.bag[seat]))
-    elif A_OPEN <= act < A_TAKE:
-        log.add("opened", god=sarc_god(act - A_OPEN), sarcophagus=act - A_OPEN)
-    elif A_TAKE <= act < A_PEEK:
-        pass  # told when the treasure reaches the hand (perhaps after making room)
-    elif A_PEEK <= act < A_PICK:
-        log.add("linguistics", god=sarc_god(act - A_PEEK), sarcophagus=act - A_PEEK)
-    elif A_PICK <= act < A_REROLL:
-        log.add("began_lock", god=GOD_TERMS[act - A_PICK])
-    elif A_SHOOT <= act < A_UDJAT:
-        m = act - A_SHOOT
-        if b.mummy_seat[m] >= 0:
-            log.add("shot_seat_mummy", mummy_seat=b.mummy_seat[m])
-        else:
-            log.add("shot", mummy=cp.MUMMY_NAMES[m])
-    elif act == A_UDJAT:
-        log.add("udjat")
-    elif act == A_CLAIRVOYANCE:
-        log.add("clairvoyance")
+    for e in events:
+        match e:
+            case ev.AdventurerChosen(_, adventurer, entrance):
+                add(
+                    (_DONE,),
+                    "chose_adventurer",
+                    adventurer=cp.ADVENTURERS[adventurer],
+                    ability=cp.ABILITIES[adventurer],
+                    entrance=ENTRANCE_NAMES[entrance],
+                )
+            case ev.Healed(_, kit, wound):
+                add((_DONE,), "healed", kit=card_term(kit), wound=card_term(wound))
+            case ev.PutInBag(_, card, origin):
+                if card is None:
+                    add((_DONE,), "bagged_hidden", deck=ORIGIN_TERMS[origin])
+                else:
+                    add((_DONE,), "bagged", card=card_term(card))
+            case ev.Discarded(_, card, origin, from_bag):
+                kind = "discarded_from_bag" if from_bag else "discarded"
+                if card is None:
+                    add((_DONE,), kind + "_hidden", deck=ORIGIN_TERMS[origin])
+                else:
+                    add((_DONE,), kind, card=card_term(card))
+            case ev.LevelSet(_, level, stamina):
+                add((_DONE,), "stamina_used" if stamina else "level_set", level=level)
+            case ev.Jumped(_, _, direction, to, dodge):
+                kind = "dodged" if dodge else "jumped"
+                add((_DONE,), kind, direction=cp.DIRECTION_NAMES[direction], square=to)
+            case ev.Reacted(_, adventurer, card, used):
+                if used:
+                    ability = cp.ABILITIES[adventurer]
+                    add((_DONE,), "threw_off", ability=ability, card=card_term(card))
+                else:
+                    add((_DONE,), "kept_card")
+            case ev.BlockDecided(_, kept):
+                add((_DONE,), "kept_block" if kept else "returned_block")
+            case ev.LockTool(_, how):
+                add((_DONE,), _LOCK_TOOLS[how])
+            case ev.Rerolled(_, dice):
+                colours = mask_dice(dice)
+                add((_DONE,), "rerolled", count=len(colours), dice=colours)
+            case ev.TurnEnded(_, left):
+                if left:
+                    add((_DONE,), "ended_turn_early", actions=left)
+                else:
+                    add((_DONE,), "ended_turn")
+            case ev.Moved(_, square, direction, to):
+                into = cp.AREA[to] != cp.AREA[square]
+                add(
+                    (_DONE,),
+                    "moved_into" if into else "moved",
+                    direction=cp.DIRECTION_NAMES[direction],
+                    area=AREA_TERMS[cp.AREA[to]],
+                    square=to,
+                )
+            case ev.Searched(_, square):
+                add((_DONE,), "searched", area=AREA_TERMS[cp.AREA[square]])
+            case ev.Left(_, cards):
+                add((_DONE,), "left", cards=cards)
+            case ev.Opened(_, k):
+                add((_DONE,), "opened", god=sarc_god(k), sarcophagus=k)
+            case ev.LinguisticsUsed(_, k):
+                add((_DONE,), "linguistics", god=sarc_god(k), sarcophagus=k)
+            case ev.LockBegun(_, god):
+                add((_DONE,), "began_lock", god=GOD_TERMS[god])
+            case ev.Shot(_, mummy, owner):
+                if owner >= 0:
+                    add((_DONE,), "shot_seat_mummy", mummy_seat=owner)
+                else:
+                    add((_DONE,), "shot", mummy=cp.MUMMY_NAMES[mummy])
+            case ev.BlockLookedAt(_, udjat):
+                add((_DONE,), "udjat" if udjat else "clairvoyance")
+            case ev.DieRolled(dice, die, value):
+                add((_DONE,), _DICE_KINDS[dice], colour=cp.DIE_COLOURS[die], value=value)
+            case ev.CardFound(seat, card, origin):
+                if card is None:
+                    add((_DONE,), "found_hidden", finder_seat=seat, deck=ORIGIN_TERMS[origin])
+                else:
+                    card_name, deck = card_term(card), ORIGIN_TERMS[origin]
+                    add((_DONE,), "found", finder_seat=seat, card=card_name, deck=deck)
+            case ev.BlockChecked(seat, block):
+                if block is None:
+                    add((_DONE,), "checked_block_hidden", checker_seat=seat)
+                else:
+                    add((_DONE,), "checked_block", checker_seat=seat, number=block + 1)
+            case ev.ChestRolled(seat, value):
+                add((_DONE,), "chest_roll", owner_seat=seat, value=value)
+            case ev.MummiesWalk(steps):
+                add((_WALK,), "mummies_walk", steps=steps)
+            case ev.MummyWalked(mummy, owner, section, squares, rose):
+                if rose and owner >= 0:
+                    add((_WALK,), "seat_mummy_rose", mummy_seat=owner)
+                elif rose:
+                    add((_WALK,), "mummy_rose", mummy=cp.MUMMY_NAMES[mummy])
+                else:
+                    where = {
+                        "steps": len(squares),
+                        "section": _SECTION_TERMS[section],
+                        "squares": list(squares),
+                    }
+                    if owner >= 0:
+                        add((_WALK,), "seat_mummy_walked", mummy_seat=owner, **where)
+                    else:
+                        add((_WALK,), "mummy_walked", mummy=cp.MUMMY_NAMES[mummy], **where)
+            case ev.SarcophagusRevealed(k, card):
+                params = {"god": sarc_god(k), "sarcophagus": k, "card": card_term(card)}
+                add((_SARCOPHAGI, k, 0), "sarcophagus_revealed", **params)
+            case ev.SarcophagusRead(seat, k, card):
+                params = {"god": sarc_god(k), "sarcophagus": k, "card": card_term(card)}
+                add((_SARCOPHAGI, k, 1), "read", seat=seat, **params)
+            case ev.TreasureTaken(seat, k, card):
+                params = {"god": sarc_god(k), "sarcophagus": k, "card": card_term(card)}
+                add((_SARCOPHAGI, k, 2), "took_treasure", seat=seat, **params)
+            case ev.LockOpened(seat, god):
+                add((_LOCK,), "lock_opened", seat=seat, god=GOD_TERMS[god])
+            case ev.LockHeld(seat, god):
+                add((_LOCK,), "lock_held", seat=seat, god=GOD_TERMS[god])
+            case ev.CardGained(seat, card, _, here):
+                key = (_CARDS, seat, card)
+                if cp.CARD_KIND[card] == cp.IDOL:
+                    god = cp.CARD_GOD[card]
+                    add(key, "took_idol", seat=seat, god=GOD_TERMS[god])
+                    colour = cp.DIE_COLOURS[cp.IDOL_CURSE_DIE[god]]
+                    add(key, "cursed", seat=seat, god=GOD_TERMS[god], colour=colour)
+                elif card == cp.MUMMY_WOUND:
+                    # which mummy: those that touched the seat in this action in turn (in
+                    # the mummies' walk, even none), else those standing where it is
+                    mummies = touches.get(seat, []) if walked or seat in touches else list(here)
+                    i = wounds.get(seat, 0)
+                    wounds[seat] = i + 1
+                    m, owner = mummies[i % len(mummies)] if mummies else (0, -1)
+                    if owner >= 0:
+                        add(key, "touched_by_seat_mummy", seat=seat, mummy_seat=owner)
+                    else:
+                        add(key, "touched_by_mummy", seat=seat, mummy=cp.MUMMY_NAMES[m])
+                elif card == cp.BLOCK_WOUND:
+                    add(key, "hit_by_block", seat=seat)
+                elif card in _WOUND_KIND:
+                    add(key, _WOUND_KIND[card], seat=seat)
+            case ev.BecameMummy(seat):
+                add((_MUMMIFIED, seat), "became_mummy", seat=seat)
+            case ev.HorusTrap():
+                add((_TRAP,), "horus_trap")
+            case ev.BlockFell(block):
+                add((_FELL, block), "block_fell", number=block + 1, square=cp.BLOCK_SQUARE[block])
+            case ev.Crushed(seat):
+                add((_CRUSHED, seat), "crushed", seat=seat)
+            case ev.Sealed(seat):
+                add((_SEALED, seat), "sealed", seat=seat)
+            case ev.ActionsCounted(seat, actions, level, cursed):
+                for god in cursed:
+                    colour = cp.DIE_COLOURS[cp.IDOL_CURSE_DIE[god]]
+                    add((_ACTIONS,), "die_cursed", seat=seat, colour=colour, god=GOD_TERMS[god])
+                add((_ACTIONS,), "actions_counted", seat=seat, actions=actions, level=level)
+            case ev.RoundBegan(round, keeper):
+                add((_ROUND,), "round_began", round=round, keeper_seat=keeper)
+            case ev.GameOver(status, points, winners):
+                # each line is its seat's, not the last actor's; the end itself is nobody's
+                end: list[Told] = [("game_over", None, {})]
+                for seat, fate in enumerate(status):
+                    if fate == ESCAPED:
+                        end.append(("final_score", seat, {"points": points[seat], "seat": seat}))
+                    else:
+                        fate_term = STATUS_TERMS[fate]
+                        end.append(("final_fate", seat, {"status": fate_term, "seat": seat}))
+                if not winners:
+                    end.append(("no_winner", None, {}))
+                for seat in winners:
+                    won = "won" if len(winners) == 1 else "shared_win"
+                    end.append((won, seat, {"seat": seat}))
+                told.extend(((_END,), entry) for entry in end)
+    told.sort(key=lambda item: item[0])  # stable: each group keeps the rules' order
+    return [entry for _, entry in told]
 
 
 def mask_dice(mask: int) -> list[str]:
@@ -444,184 +430,6 @@ def mask_dice(mask: int) -> list[str]:
 
 def sarc_god(k: int) -> str:
     return GOD_TERMS[cp.SARCOPHAGI[k][0]]
-
-
-def mummy_walks(s: HorusState) -> list[tuple[int, list[int], bool]]:
-    """Per mummy of ``s`` (whose five mummy dice are rolled): the squares it walks through
-    this phase and whether it was lying down (it gets up instead of walking)."""
-    steps = sum(1 for d in s.mummy_dice if d >= cp.MUMMY_STEP_MINIMUM)
-    out: list[tuple[int, list[int], bool]] = []
-    for m in range(len(s.mummy_pos)):
-        path = cp.SECTIONS[s.mummy_section[m]]
-        if s.mummy_down[m]:
-            out.append((m, [], True))
-            continue
-        pos, facing = s.mummy_pos[m], s.mummy_facing[m]
-        walked: list[int] = []
-        for _ in range(steps):
-            nxt = pos + facing
-            if nxt < 0 or nxt >= len(path):
-                facing = -facing
-                nxt = pos + facing
-            pos = nxt
-            walked.append(path[pos])
-        out.append((m, walked, False))
-    return out
-
-
-def _mummy_phase(log: _Log, b: HorusState, a: HorusState) -> dict[int, list[int]] | None:
-    """The mummies' walk when this action rolled the last mummy die; which mummies touched
-    which seat, in order (None when the mummies did not move)."""
-    if b.node != C_MUMMY_DIE or b.node_arg != cp.NUM_DICE - 1:
-        return None
-    rolled = b.clone()
-    rolled.mummy_dice = list(a.mummy_dice)  # the last die as it fell
-    steps = sum(1 for d in rolled.mummy_dice if d >= cp.MUMMY_STEP_MINIMUM)
-    log.add("mummies_walk", steps=steps)
-    touches: dict[int, list[int]] = {}
-    for m, walked, down in mummy_walks(rolled):
-        section = _SECTION_TERMS[b.mummy_section[m]]
-        owner = b.mummy_seat[m]
-        if down:
-            if owner >= 0:
-                log.add("seat_mummy_rose", mummy_seat=owner)
-            else:
-                log.add("mummy_rose", mummy=cp.MUMMY_NAMES[m])
-        elif walked:
-            if owner >= 0:
-                log.add(
-                    "seat_mummy_walked",
-                    mummy_seat=owner,
-                    steps=len(walked),
-                    section=section,
-                    squares=walked,
-                )
-            else:
-                log.add(
-                    "mummy_walked",
-                    mummy=cp.MUMMY_NAMES[m],
-                    steps=len(walked),
-                    section=section,
-                    squares=walked,
-                )
-        squares = walked or [b.mummy_square(m)]
-        for sq in squares:
-            for seat in b.order:
-                if b.status[seat] == INSIDE and b.square[seat] == sq:
-                    touches.setdefault(seat, []).append(m)
-    return touches
-
-
-def _consequences(
-    log: _Log, b: HorusState, a: HorusState, action: int, touches: dict[int, list[int]] | None
-) -> None:
-    viewer = log.viewer
-    # sarcophagi: opened (their card shows), read in secret, emptied
-    taken: dict[int, int] = {}
-    for k in range(cp.NUM_SARCOPHAGI):
-        if b.sarc_state[k] == 0 and a.sarc_state[k] == 1:
-            log.add(
-                "sarcophagus_revealed",
-                god=sarc_god(k),
-                sarcophagus=k,
-                card=card_term(a.sarc_card[k]),
-            )
-        if b.peeked_by[k] != a.peeked_by[k] and a.peeked_by[k] == viewer:
-            log.add(
-                "read", seat=viewer, god=sarc_god(k), sarcophagus=k, card=card_term(a.sarc_card[k])
-            )
-        if b.sarc_state[k] == 1 and a.sarc_state[k] == 2:
-            t = b.sarc_card[k]
-            taker = b.node_seat
-            taken[taker] = t
-            log.add("took_treasure", seat=taker, god=sarc_god(k), sarcophagus=k, card=card_term(t))
-    # a lock opened (the idol may wait for room to be made), or held for want of actions
-    if b.lock_god >= 0 and b.alcove_idol[b.lock_god] and not a.alcove_idol[b.lock_god]:
-        log.add("lock_opened", seat=b.order[b.turn_i], god=GOD_TERMS[b.lock_god])
-    elif b.lock_god >= 0 and a.lock_god < 0 and b.node == C_LOCK_DIE:
-        log.add("lock_held", seat=b.order[b.turn_i], god=GOD_TERMS[b.lock_god])
-    # cards reaching each seat: idols and wounds (other cards were told as found or taken)
-    for seat in range(b.n):
-        if a.hand[seat] == b.hand[seat] and a.bag[seat] == b.bag[seat]:
-            continue  # nothing reached it (most actions, most seats): no counting
-        gained = Counter(a.hand[seat]) + Counter(a.bag[seat])
-        gained.subtract(Counter(b.hand[seat]) + Counter(b.bag[seat]))
-        if seat in taken:
-            gained[taken[seat]] -= 1
-        mummies = touches.get(seat, []) if touches is not None else a.mummies_at(a.square[seat])
-        touch_i = 0
-        for t in sorted(gained):
-            for _ in range(gained[t]):
-                kind = cp.CARD_KIND[t]
-                if kind == cp.IDOL:
-                    god = cp.CARD_GOD[t]
-                    log.add("took_idol", seat=seat, god=GOD_TERMS[god])
-                    log.add(
-                        "cursed",
-                        seat=seat,
-                        god=GOD_TERMS[god],
-                        colour=cp.DIE_COLOURS[cp.IDOL_CURSE_DIE[god]],
-                    )
-                elif t == cp.MUMMY_WOUND:
-                    m = mummies[touch_i % len(mummies)] if mummies else 0
-                    touch_i += 1
-                    if m < len(a.mummy_seat) and a.mummy_seat[m] >= 0:
-                        log.add("touched_by_seat_mummy", seat=seat, mummy_seat=a.mummy_seat[m])
-                    else:
-                        log.add("touched_by_mummy", seat=seat, mummy=cp.MUMMY_NAMES[m])
-                elif t == cp.BLOCK_WOUND:
-                    log.add("hit_by_block", seat=seat)
-                elif t in _WOUND_KIND and (not a.secrecy or viewer == seat):
-                    log.add(_WOUND_KIND[t], seat=seat)
-    for seat in range(b.n):
-        if b.status[seat] == INSIDE and a.status[seat] == MUMMIFIED:
-            log.add("became_mummy", seat=seat)
-    # falling blocks, then who was crushed or sealed in
-    if b.node == C_BLOCK and b.phase == P_ACTIONS:
-        log.add("horus_trap")
-    for blk in range(cp.NUM_BLOCKS):
-        if a.fallen[blk] and not b.fallen[blk]:
-            log.add("block_fell", number=blk + 1, square=cp.BLOCK_SQUARE[blk])
-    for seat in range(b.n):
-        if b.status[seat] == INSIDE and a.status[seat] == CRUSHED:
-            log.add("crushed", seat=seat)
-    for seat in range(b.n):
-        if b.status[seat] == INSIDE and a.status[seat] == SEALED:
-            log.add("sealed", seat=seat)
-    # the action dice counted
-    if b.node == C_ACTION_DIE and b.node_arg == cp.NUM_DICE - 1:
-        from necropolis.games.horus.flow import cursed_dice
-
-        for seat in a.order:
-            if a.status[seat] != INSIDE:
-                continue
-            cursed = cursed_dice(a, seat)
-            for g in range(len(cp.GODS)):
-                die = cp.IDOL_CURSE_DIE[g]
-                if cp.IDOL_CARD[g] in a.hand[seat] and cursed >> die & 1:
-                    log.add("die_cursed", seat=seat, colour=cp.DIE_COLOURS[die], god=GOD_TERMS[g])
-            log.add("actions_counted", seat=seat, actions=a.actions[seat], level=a.wll[seat])
-    if a.round != b.round:
-        log.add("round_began", round=a.round, keeper_seat=a.dice_keeper)
-    if a.node == N_TERMINAL and b.node != N_TERMINAL:
-        _the_end(log, a)
-
-
-def _the_end(log: _Log, a: HorusState) -> None:
-    # Each line is its seat's, not the last actor's; the end itself is nobody's.
-    log.about(None, "game_over")
-    scores = a.scores()
-    for seat in range(a.n):
-        if a.status[seat] == ESCAPED:
-            log.about(seat, "final_score", points=int(scores[seat]))
-        else:
-            log.about(seat, "final_fate", status=STATUS_TERMS[a.status[seat]])
-    returns = a.returns()
-    winners = [s for s in range(a.n) if returns[s] > 0]
-    if not winners:
-        log.about(None, "no_winner")
-    for seat in winners:
-        log.about(seat, "won" if len(winners) == 1 else "shared_win")
 
 
 # --- prompts ----------------------------------------------------------------------------------

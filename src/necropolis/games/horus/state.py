@@ -24,7 +24,7 @@ from necropolis.engine.protocol import (
     sample_chance,
     winners_share,
 )
-from necropolis.games.horus import actions, breakdown, flow, narration, playout, prompts, text, view
+from necropolis.games.horus import actions, breakdown, flow, playout, prompts, text, view
 from necropolis.games.horus import components as cp
 from necropolis.games.horus.codes import (
     A_CLAIRVOYANCE,
@@ -210,14 +210,7 @@ class HorusState(State):
     def describe_action(self, action: int, observer: int | None) -> str:
         return text.action_text(self, action, observer, full=False)
 
-    # --- the table language (narration.py, prompts.py, breakdown.py) ----------------------
-
-    def narrate(self, before: State, action: int, viewer: int | None) -> list[dict[str, Any]]:
-        if not isinstance(before, HorusState):
-            raise TypeError(
-                f"narrate needs the horus state before the action, not a {type(before).__name__}"
-            )
-        return narration.narrate(self, before, action, viewer)
+    # --- the table language (prompts.py, breakdown.py; the log: narration.py) --------------
 
     def prompt(self, seat: int | None) -> dict[str, Any] | None:
         return prompts.prompt(self, seat)
