@@ -237,3 +237,24 @@ def test_a_message_carries_each_shown_actions_events_as_its_seat_may_know_them(
         events_data(h, 0) != events_data(h, 1) or events_data(h, None) != events_data(h, 0)
         for h in happened
     )
+
+
+def test_a_finished_tables_messages_carry_its_statistics_and_a_playing_ones_none() -> None:
+    """The figures of the match (``State.statistics``) come with every viewer's state
+    message once the match is over, the same for each; before, none."""
+    live = _live("luxor2001")
+    live.connections.add(Connection(seat=0, version=0))
+    _play(live, random.Random(9), 30)
+    assert json.loads(filter.state_text(live, 0, filter.FIRST)[1])["statistics"] == []
+    _play(live, random.Random(9), 100_000)
+    assert live.state.is_terminal()
+    figures = json.loads(json.dumps(live.state.statistics()))
+    assert figures
+    for viewer in (0, 1, None):
+        message = json.loads(filter.state_text(live, viewer, filter.FIRST)[1])
+        assert message["statistics"] == figures
+    actors = [by for by, _ in live.actions]
+    actions = [a for _, a in live.actions]
+    last = filter.replay(live.game, actions, len(actions), 1, actors)
+    assert json.loads(last.model_dump_json())["statistics"] == figures
+    assert filter.replay(live.game, actions, 10, 1, actors).statistics == []

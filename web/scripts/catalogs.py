@@ -3,11 +3,12 @@
 ``web/src/i18n/games/<game>.en.json`` holds, at its top level, every message kind the game
 declares (``Game.messages``) and the kernel's kinds (``KERNEL_MESSAGES``) with their English
 templates, exactly as the engine has them, and under ``terms`` the English words of the
-data file's ids and of the board's labels, and under ``lobby`` the lobby's texts of the
+data file's ids and of the board's labels, under ``number_terms`` the terms numbered
+parameters are written with (luxor's places), and under ``lobby`` the lobby's texts of the
 game: its title and description (the engine's) and each option's label and help line.
-This script rewrites the templates, the title and the description, and keeps the terms and
-option texts already in the file (they are written by hand, as are the Dutch and Italian
-catalogs). Run it from the repository root after a game's messages change:
+This script rewrites the templates, the title and the description, and keeps the terms,
+number terms and option texts already in the file (they are written by hand, as are the
+Dutch and Italian catalogs). Run it from the repository root after a game's messages change:
 ``.venv/bin/python web/scripts/catalogs.py``; tests/web/test_catalogs.py checks that the
 catalogs agree with the engine.
 """
@@ -38,6 +39,8 @@ def english(game_id: str) -> dict[str, Any]:
         "title": cls.title,
         "description": cls.description,
     }
+    if "number_terms" in old:  # written by hand too: kept, like the terms
+        catalog["number_terms"] = old["number_terms"]
     return catalog
 
 

@@ -2,10 +2,11 @@
 
 Each fixture is what the table server would hand a board for one seat: the game's
 ``board_layout()``, the seat's ``view``, the events of the action that led there as the
-seat may know them, and the descriptors of its legal decisions (``action_info``), taken from a seeded playout so that the JSON is the same on every run.
-The vitest tests of ``web/src/boards`` render these; run this script again (from the
-repository root, ``.venv/bin/python web/scripts/fixtures.py``) after a game's view,
-layout or table language changes, and commit the JSON it writes.
+seat may know them, and the descriptors of its legal decisions (``action_info``), taken
+from a seeded playout so that the JSON is the same on every run. The vitest tests of
+``web/src/boards`` render these; run this script again (from the repository root,
+``.venv/bin/python web/scripts/fixtures.py``) after a game's view, layout or table
+language changes, and commit the JSON it writes.
 """
 
 from __future__ import annotations

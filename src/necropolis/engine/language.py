@@ -38,6 +38,9 @@ ActionInfo = dict[str, Any]
 #: the viewer may not know yet (face-down values, a secret card) says ``"hidden": True``
 #: and counts 0 in ``total``, so that a page can show the total as a lower bound.
 SeatScore = dict[str, Any]
+#: A figure of a finished match, one value per seat: ``{"kind", "params", "text",
+#: "values"}`` (pairs made, wounds taken), from the rules' events (``State.statistics``).
+Statistic = dict[str, Any]
 
 #: Templates every game may use without declaring them: the kernel's fallbacks.
 KERNEL_MESSAGES: Mapping[str, str] = {

@@ -29,7 +29,7 @@ from necropolis.engine import language
 from necropolis.engine.balance import MatchFacts, Variant
 from necropolis.engine.errors import HiddenHistoryError, IllegalActionError
 from necropolis.engine.events import Event
-from necropolis.engine.language import ActionInfo, LogEntry, Prompt, SeatScore
+from necropolis.engine.language import ActionInfo, LogEntry, Prompt, SeatScore, Statistic
 from necropolis.engine.options import Option, OptionValue, players_option, resolve_options
 
 #: ``current_player()`` at a chance node (same value as OpenSpiel's kChancePlayerId).
@@ -49,6 +49,8 @@ View = dict[str, Any]
 S = TypeVar("S", bound="State")
 #: What a game's narration makes of one event for a log: ``(kind, seat, params)``.
 Told = tuple[str, int | None, dict[str, Any]]
+#: A figure of a finished match as a game counts it: ``(kind, params, one value per seat)``.
+Figure = tuple[str, dict[str, Any], list[int | float]]
 
 
 class PlayerCount(int):
@@ -308,6 +310,12 @@ class Game(ABC):
         own (:meth:`narrate_event`), in order. A game whose log groups an action's
         entries otherwise (by what they concern) overrides this instead."""
         return [told for event in events for told in self.narrate_event(event)]
+
+    def statistics(self, events: list[Event]) -> list[Figure]:
+        """The telling figures of a finished match, per seat, counted from every event of
+        its rules in order (``State.statistics`` gives them with their text). None by
+        default: a game whose rules emit no events has none."""
+        return []
 
     def tells_events(self) -> bool:
         """Whether the game's log is its rules' events, narrated by :meth:`narrate_events`."""
@@ -645,6 +653,27 @@ class State(ABC):
             state.apply_action(action)
             entries.extend(state.narrate(before, action, seat))
         return entries
+
+    def statistics(self) -> list[Statistic]:
+        """The figures of the match, one value per seat (pairs made, wounds taken), once it
+        is over (empty before): counted by the game (:meth:`Game.statistics`) from every
+        event of the match, replayed from its history. A finished match hides nothing, so
+        every viewer is told the same figures."""
+        if not self.is_terminal() or not self.game.tells_events():
+            return []
+        state = self.game.new_initial_state()
+        events: list[Event] = []
+        for action in self.history():
+            events.extend(state.apply_events(action))
+        return [
+            {
+                "kind": kind,
+                "params": params,
+                "text": self.game.message(kind, params, None),
+                "values": values,
+            }
+            for kind, params, values in self.game.statistics(events)
+        ]
 
     def prompt(self, seat: int | None) -> Prompt | None:
         """What ``seat`` is asked now, and why; None when it is asked nothing."""

@@ -104,6 +104,8 @@ def _public(live: LiveTable, seats: list[dict[str, Any]]) -> dict[str, Any]:
         "winners": winners(state.returns()) if state.is_terminal() else [],
         "hints": live.hints,
         "hints_used": [{"seat": seat, "index": index} for seat, index in live.hints_used],
+        # the match's figures (a replay of its events): once, for every viewer of the version
+        "statistics": state.statistics() if state.is_terminal() else [],
     }
 
 
@@ -159,6 +161,7 @@ def _state_data(
         "log_from": max(since, 0),
         "breakdown": state.score_breakdown(seat),
         "winners": public["winners"],
+        "statistics": public["statistics"],
         "steps": steps(live, seat, since),
         "pending": len(turn.actions) if turn else 0,
         "pending_log": [e for entries in turn.entries for e in entries] if turn else [],
@@ -430,6 +433,7 @@ def replay(
             "turns": turn_starts(actors),
             "acting_seats": [] if state.is_terminal() else list(state.acting_seats()),
             "winners": winners(state.returns()) if state.is_terminal() else [],
+            "statistics": state.statistics() if step == len(actions) else [],
         }
     )
 

@@ -94,6 +94,16 @@ class GameEvent(BaseModel):
     type: str
 
 
+class Statistic(BaseModel):
+    """A figure of a finished match, one value per seat (pairs made, wounds taken), in the
+    table language (``docs/table-language.md``)."""
+
+    kind: str
+    params: dict[str, Any]
+    text: str
+    values: list[int | float]
+
+
 class ScorePart(BaseModel):
     """A part of a seat's score; ``hidden``: its points are not known to this viewer yet
     (counted 0)."""
@@ -256,6 +266,8 @@ class Replay(BaseModel):
     acting_seats: list[int] = Field(default_factory=list)
     #: At the last step, the seats that won (as the ``state`` message's ``winners``).
     winners: list[int] = Field(default_factory=list)
+    #: The match's figures per seat (``State.statistics``), at its last step; else empty.
+    statistics: list[Statistic] = Field(default_factory=list)
 
 
 class ErrorDetail(BaseModel):
@@ -415,6 +427,8 @@ class StateMessage(Sent):
     breakdown: list[SeatScore]
     #: The seats that won, once the match is over (none: nobody won); empty before.
     winners: list[int] = Field(default_factory=list)
+    #: The match's figures per seat once it is over (``State.statistics``); empty before.
+    statistics: list[Statistic] = Field(default_factory=list)
     steps: list[Step] = []
     #: The decisions in this seat's turn in hand (0: none): ``view``, ``actions``,
     #: ``prompt`` and ``breakdown`` are the position after them.

@@ -425,6 +425,7 @@ export interface Replay {
   turns: number[];
   acting_seats?: number[];
   winners?: number[];
+  statistics?: Statistic[];
 }
 /**
  * One seat's score: its parts add up to ``total``.
@@ -452,6 +453,18 @@ export interface Tiebreak {
   kind: string;
   value: number;
   text: string;
+}
+/**
+ * A figure of a finished match, one value per seat (pairs made, wounds taken), in the
+ * table language (``docs/table-language.md``).
+ */
+export interface Statistic {
+  kind: string;
+  params: {
+    [k: string]: unknown;
+  };
+  text: string;
+  values: number[];
 }
 export interface Rules {
   language: string;
@@ -503,6 +516,7 @@ export interface StateMessage {
   log_from: number;
   breakdown: SeatScore[];
   winners: number[];
+  statistics: Statistic[];
   steps: Step[];
   pending: number;
   pending_log: LogEntry[];

@@ -9,14 +9,15 @@ the card values are reconstructions (see docs/rules/horus.md); every figure live
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from necropolis.engine import Game, Option
 from necropolis.engine.balance import MatchFacts
 from necropolis.engine.events import Event
-from necropolis.engine.protocol import State, Told, View
+from necropolis.engine.protocol import Figure, State, Told, View
 from necropolis.games.horus import components as cp
-from necropolis.games.horus import layout, narration
+from necropolis.games.horus import layout, narration, statistics
 from necropolis.games.horus.codes import CRUSHED, MAX_ROUNDS, NUM_ACTIONS, SEALED
 from necropolis.games.horus.screen import render
 from necropolis.games.horus.state import HorusState
@@ -58,10 +59,13 @@ class HorusGame(Game):
         " sealed. Only those who escape count their treasure, so greed and timing"
         " decide the game."
     )
-    messages = narration.MESSAGES
+    messages: ClassVar[Mapping[str, str]] = {**narration.MESSAGES, **statistics.MESSAGES}
 
     def narrate_events(self, events: list[Event], actor: int | None) -> list[Told]:
         return narration.narrate_events(events, actor)
+
+    def statistics(self, events: list[Event]) -> list[Figure]:
+        return statistics.statistics(events, self.num_players)
 
     #: hard plays the level strategy's move unless its search finds one better by twenty
     #: points of win share: the fitted estimate is right on average over the heuristic's

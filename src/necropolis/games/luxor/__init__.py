@@ -10,12 +10,12 @@ project's own words, the action encoding, the tensor layout and every reconstruc
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from necropolis.engine.balance import MatchFacts
 from necropolis.engine.events import Event
-from necropolis.engine.protocol import Game, State, Told, View
-from necropolis.games.luxor import layout, narration, rules, text, view
+from necropolis.engine.protocol import Figure, Game, State, Told, View
+from necropolis.games.luxor import layout, narration, rules, statistics, text, view
 from necropolis.games.luxor.components import HAND_SIZE, OSIRIS_USED, TREASURE_FIELDS
 from necropolis.games.luxor.state import LuxorState
 
@@ -49,7 +49,7 @@ class LuxorGame(Game):
         " a second adventurer enters the chamber, and the further your party got, the more"
         " it scores. For 2 to 4 players."
     )
-    messages = narration.MESSAGES
+    messages: ClassVar[Mapping[str, str]] = {**narration.MESSAGES, **statistics.MESSAGES}
 
     def new_initial_state(self) -> LuxorState:
         return LuxorState(self)
@@ -73,10 +73,13 @@ class LuxorGame(Game):
 
     def message(self, kind: str, params: Mapping[str, Any], viewer: int | None) -> str:
         # Ids ("range_3", "cobra") and path indices are written as English words.
-        return narration.message(kind, params, viewer)
+        return narration.message(kind, params, viewer, self.messages)
 
     def narrate_event(self, event: Event) -> list[Told]:
         return narration.narrate_event(event)
+
+    def statistics(self, events: list[Event]) -> list[Figure]:
+        return statistics.statistics(events, self.num_players)
 
     def board_layout(self) -> dict[str, Any]:
         return layout.board_layout()

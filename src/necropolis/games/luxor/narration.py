@@ -234,8 +234,11 @@ def place(field: int) -> str:
     return f"field {field}"
 
 
-def message(kind: str, params: Mapping[str, Any], viewer: int | None) -> str:
-    """The English text of ``kind``: ids written as words, path indices as places."""
+def message(
+    kind: str, params: Mapping[str, Any], viewer: int | None, messages: Mapping[str, str] = MESSAGES
+) -> str:
+    """The English text of ``kind`` (a template of ``messages``): ids written as words,
+    path indices as places."""
     words: dict[str, Any] = {}
     for name, value in params.items():
         if name in TERM_PARAMS and isinstance(value, str):
@@ -244,7 +247,7 @@ def message(kind: str, params: Mapping[str, Any], viewer: int | None) -> str:
             words[name] = place(value)
         else:
             words[name] = value
-    return language.message(MESSAGES, kind, words, viewer)
+    return language.message(messages, kind, words, viewer)
 
 
 def card_id(kind: int) -> str:

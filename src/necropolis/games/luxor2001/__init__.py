@@ -16,8 +16,8 @@ from necropolis.engine.balance import MatchFacts, Variant
 from necropolis.engine.errors import OptionError
 from necropolis.engine.events import Event
 from necropolis.engine.options import Option
-from necropolis.engine.protocol import Game, State, Told, View
-from necropolis.games.luxor2001 import layout, narration, rules, text, view
+from necropolis.engine.protocol import Figure, Game, State, Told, View
+from necropolis.games.luxor2001 import layout, narration, rules, statistics, text, view
 from necropolis.games.luxor2001.components import (
     ANIMALS,
     NUM_CHANCE_OUTCOMES,
@@ -58,7 +58,7 @@ class Luxor2001Game(Game):
         "leads. For 2 to 4 players, with two variants: a curse that lets sharp eyes take a "
         "sarcophagus from a rival, and the Sphinx's eyes that pair animals along whole lines."
     )
-    messages: ClassVar[Mapping[str, str]] = narration.MESSAGES
+    messages: ClassVar[Mapping[str, str]] = {**narration.MESSAGES, **statistics.MESSAGES}
     extra_options: ClassVar[tuple[Option, ...]] = (
         Option("curse", bool, False, "variant 'the Pharaoh's curse' (six curse cards)"),
         Option("sphinx", bool, False, "variant 'the eyes of the Sphinx' (pairs along lines)"),
@@ -107,6 +107,9 @@ class Luxor2001Game(Game):
 
     def narrate_event(self, event: Event) -> list[Told]:
         return narration.narrate_event(event)
+
+    def statistics(self, events: list[Event]) -> list[Figure]:
+        return statistics.statistics(events, self.num_players)
 
     def render_view(self, v: View) -> str:
         return text.render_view(v)
