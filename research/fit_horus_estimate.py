@@ -1,7 +1,7 @@
-"""Fit the weights of horus's position estimate (``games/horus/playout.py``).
+"""Fit the weights of horus's position estimate (``games/horus/estimate.py``).
 
 Plays the heuristic bot against itself, records every fifth decision the features that
-``playout.estimate_returns`` weighs for each seat (``playout.seat_features``), and fits a
+``estimate.win_chances`` weighs for each seat (``estimate.seat_features``), and fits a
 multinomial logit over the seats still in the game and "nobody wins" with
 :func:`necropolis.analysis.fitting.fit` ("nobody" is one more row whose only feature is
 its own), 80% of the positions to fit and 20% to check. Prints the weights, the
@@ -11,7 +11,7 @@ table: the share of wins of the seats given each band of chances.
     .venv/bin/python research/fit_horus_estimate.py [TWO_PLAYER_MATCHES] [THREE_PLAYER_MATCHES]
 
 Seeds: the two-player matches ``1000 + i``, the three-player ones ``3000 + i``. Needs
-numpy (the ``research`` extra). ``playout.estimate_returns`` says which run gave the
+numpy (the ``research`` extra). ``estimate.win_chances`` says which run gave the
 committed weights.
 """
 
@@ -24,8 +24,8 @@ import numpy as np
 
 from necropolis.analysis.fitting import Group, fit, heuristic_positions
 from necropolis.engine import State
-from necropolis.games.horus import playout
-from necropolis.games.horus.playout import FEATURES
+from necropolis.games.horus import estimate
+from necropolis.games.horus.estimate import FEATURES
 from necropolis.games.horus.state import HorusState
 
 #: One position in five: consecutive ones say nearly the same.
@@ -38,14 +38,14 @@ def _record(state: State) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
     if not all(sq >= 0 for sq in state.square):
         return None
     k = len(FEATURES)
-    rows = playout.seat_features(state)
+    rows = estimate.seat_features(state)
     x = np.zeros((state.n + 1, k + 1))
     for i, row in enumerate(rows):
         if row is not None:
             x[i, :k] = row
     x[state.n, k] = 1.0  # nobody
     alive = np.array([r is not None for r in rows] + [True])
-    old = np.array([*playout.estimate_returns(state), 0.0])
+    old = np.array([*estimate.win_chances(state), 0.0])
     old[state.n] = max(0.0, 1.0 - old[: state.n].sum())
     return x, alive, old
 

@@ -1,4 +1,4 @@
-"""Fit the weights of Luxor (2018)'s position estimate (``games/luxor/heuristic.py``).
+"""Fit the weights of Luxor (2018)'s position estimate (``games/luxor/estimate.py``).
 
 Plays the heuristic bot against itself, records every third decision each seat's
 ``estimate_features`` (projected and banked points, each also times the time left), and
@@ -24,7 +24,7 @@ import numpy as np
 
 from necropolis.analysis.fitting import Group, fit, heuristic_group
 from necropolis.engine import State
-from necropolis.games.luxor import heuristic
+from necropolis.games.luxor import estimate, heuristic
 from necropolis.games.luxor.state import LuxorState
 
 #: One position in three: consecutive ones say nearly the same.
@@ -44,7 +44,7 @@ def _record(state: State) -> tuple[np.ndarray, np.ndarray] | None:
     assert isinstance(state, LuxorState)
     if state.final is not None:
         return None
-    return np.array(heuristic.estimate_features(state)), _replaced(state)
+    return np.array(estimate.estimate_features(state)), _replaced(state)
 
 
 def positions(players: int, matches: int) -> Group:

@@ -33,7 +33,7 @@ from necropolis.engine import CHANCE, SeatWindow, sample_chance
 from necropolis.games import load_game
 from necropolis.games.horus import components as cp
 from necropolis.games.horus.codes import CRUSHED, ESCAPED, INSIDE, SEALED
-from necropolis.games.horus.flow import SQUARE_BIT, exit_reach_bits
+from necropolis.games.horus.effects import SQUARE_BIT, exit_reach_bits
 from necropolis.games.horus.state import HorusState
 
 CORRIDOR_BITS = sum(

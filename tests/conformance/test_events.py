@@ -78,7 +78,10 @@ def test_a_seat_is_told_the_same_events_in_matches_it_cannot_tell_apart(
     game = necropolis.load_game(game_id, **options)
     rng = random.Random(11)
     compared = 0
-    for a, b, seat in _view_twins(game, seed=len(options) + 7):
+    twins = (t for seed in range(8) for t in _view_twins(game, seed=len(options) + 7 + seed))
+    for a, b, seat in twins:
+        if compared > 40:
+            break
         action = sample_chance(a, rng) if a.is_chance_node() else rng.choice(a.legal_actions())
         if not b.is_legal(action):
             continue
@@ -183,5 +186,5 @@ def test_a_search_builds_no_event(game_id: str, monkeypatch: pytest.MonkeyPatch)
                 world.apply_action(world.rollout_action(rng))
     assert built == []
     state = load_game(game_id, players=2).new_initial_state()
-    state.apply_events(state.chance_outcomes()[0][0])
+    state.apply_events(state.rollout_action(random.Random(0)))
     assert built  # the same rules with a sink do build them: the test can fail

@@ -92,3 +92,60 @@ def test_the_walk_sees_imports_in_functions_and_relative_ones() -> None:
     assert [layer_of(n) for n in names] == [0, 1, 2, 0]
     assert layer_of("necropolis.load_game") == len(LAYERS)
     assert layer_of("json") is None
+
+
+class _LoadTime(ast.NodeTransformer):
+    """Keeps what a module imports as it loads: drops ``if TYPE_CHECKING:`` blocks (imports
+    for annotations) and function bodies (imports deferred to a call)."""
+
+    def visit_If(self, node: ast.If) -> ast.AST | None:
+        if isinstance(node.test, ast.Name) and node.test.id == "TYPE_CHECKING":
+            return None
+        return self.generic_visit(node)
+
+    def visit_FunctionDef(self, node: ast.FunctionDef) -> ast.AST | None:
+        return None
+
+
+def _game_module_imports(game: str) -> dict[str, set[str]]:
+    """Each module of the game package ``game`` and the modules of that package it imports
+    as it loads (a ``from package import name`` counts when the name is a module)."""
+    folder = ROOT / "games" / game
+    prefix = f"necropolis.games.{game}"
+    modules = {path.stem for path in folder.glob("*.py") if path.stem != "__init__"}
+    graph: dict[str, set[str]] = {}
+    for name in sorted(modules):
+        path = folder / f"{name}.py"
+        tree = _LoadTime().visit(ast.parse(path.read_text(encoding="utf-8")))
+        targets: set[str] = set()
+        for _, imported in imported_modules(tree, f"{prefix}.{name}", False):
+            parts = imported.removeprefix(prefix + ".").split(".")
+            if imported.startswith(prefix + ".") and parts[0] in modules:
+                targets.add(parts[0])
+        graph[name] = targets - {name}
+    return graph
+
+
+@pytest.mark.parametrize(
+    "game",
+    sorted(
+        p.name for p in (ROOT / "games").iterdir() if p.is_dir() and (p / "__init__.py").exists()
+    ),
+)
+def test_no_module_of_a_game_imports_one_that_imports_it_back(game: str) -> None:
+    """A game's modules import each other one way only as they load (the rules' parts as
+    much as the rest): a cycle means two of them share a role and one fact may end up in
+    both (horus's round and its actions did, before their effects got a module)."""
+    graph = _game_module_imports(game)
+    cycles = []
+    for start in graph:
+        todo, seen = list(graph[start]), set()
+        while todo:
+            node = todo.pop()
+            if node == start:
+                cycles.append(start)
+                break
+            if node not in seen:
+                seen.add(node)
+                todo.extend(graph.get(node, ()))
+    assert cycles == []

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from necropolis.games.horus import components as cp
-from necropolis.games.horus.flow import exit_reach
+from necropolis.games.horus.effects import exit_reach
 from tests.horus.helpers import act, chance, end_turns, keep_all, roll, square, start
 
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from necropolis.games.horus import components as cp
 from necropolis.games.horus.codes import ESCAPED, INSIDE, SEALED
-from necropolis.games.horus.flow import SQUARE_BIT, exit_reach_bits
+from necropolis.games.horus.effects import SQUARE_BIT, exit_reach_bits
 from necropolis.games.horus.state import HorusState
 from tests.horus.helpers import (
     CHANTAL,

@@ -19,8 +19,8 @@ from necropolis.engine.protocol import Figure, State, Told, View
 from necropolis.games.horus import components as cp
 from necropolis.games.horus import layout, narration, statistics
 from necropolis.games.horus.codes import CRUSHED, MAX_ROUNDS, NUM_ACTIONS, SEALED
-from necropolis.games.horus.screen import render
 from necropolis.games.horus.state import HorusState
+from necropolis.games.horus.text import render
 from necropolis.games.horus.view import OBSERVATION_SIZE, encode
 
 if TYPE_CHECKING:

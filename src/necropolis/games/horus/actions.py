@@ -14,8 +14,8 @@ from typing import TYPE_CHECKING
 
 from necropolis.engine.frozen import removed, replaced
 from necropolis.games.horus import components as cp
+from necropolis.games.horus import effects
 from necropolis.games.horus import events as ev
-from necropolis.games.horus import flow
 from necropolis.games.horus.codes import (
     A_BAG_PUT,
     A_CLAIRVOYANCE,
@@ -169,7 +169,7 @@ def lock_options(s: HorusState, seat: int) -> list[int]:
     out: list[int] = []
     if s.actions[seat] > 0:
         out += _REROLLS
-    if flow.lock_missing(s) == 1:
+    if effects.lock_missing(s) == 1:
         if cp.CROWBAR in s.hand[seat]:
             out.append(A_CROWBAR)
         if s.adventurer[seat] == cp.LOCKPICKING and not s.ability_used[seat]:
@@ -264,7 +264,7 @@ def apply_decision(s: HorusState, a: int) -> None:
         if a == A_DONE_STAMINA:
             s.ability_used = replaced(s.ability_used, seat, True)
             s.stamina = replaced(s.stamina, seat, True)
-        flow.set_wll(s, seat)
+        effects.set_wll(s, seat)
         if sink is not None:
             sink.append(ev.LevelSet(seat, s.wll[seat], a == A_DONE_STAMINA))
         s.turn_i += 1
@@ -279,7 +279,7 @@ def apply_decision(s: HorusState, a: int) -> None:
         elif s.supply[cp.BLOCK_WOUND] > 0:
             s.supply[cp.BLOCK_WOUND] -= 1
             events.append((E_GIVE, seat, cp.BLOCK_WOUND))
-        events += [flow.touch(seat, m, s.mummy_facing[m]) for m in s.mummies_at(nb)]
+        events += [effects.touch(seat, m, s.mummy_facing[m]) for m in s.mummies_at(nb)]
         s.queue[0:0] = events
         if sink is not None:
             _tell_touches(s, seat, nb)
@@ -307,10 +307,10 @@ def apply_decision(s: HorusState, a: int) -> None:
             s.lock_god = -1
         elif a == A_CROWBAR:
             _discard_to_pile(s, seat, cp.CROWBAR)
-            flow.lock_success(s)
+            effects.lock_success(s)
         elif a == A_LOCKPICKING:
             s.ability_used = replaced(s.ability_used, seat, True)
-            flow.lock_success(s)
+            effects.lock_success(s)
         else:
             mask = a - A_REROLL + 1
             s.actions[seat] -= 1
@@ -326,7 +326,7 @@ def apply_decision(s: HorusState, a: int) -> None:
         s.actions[seat] -= 1
         nb = cp.NEIGHBOURS[s.square[seat]][a - A_MOVE]
         s.square[seat] = nb
-        s.queue += [flow.touch(seat, m, s.mummy_facing[m]) for m in s.mummies_at(nb)]
+        s.queue += [effects.touch(seat, m, s.mummy_facing[m]) for m in s.mummies_at(nb)]
         if sink is not None:
             _tell_touches(s, seat, nb)
         return

@@ -1,13 +1,14 @@
 """What happens in The Pyramid of Horus, as its rules emit it (:mod:`necropolis.engine.events`).
 
-The rules (:mod:`.actions` and :mod:`.flow`) append these while they apply an action, and
-only when someone asked (a log, a table, statistics): each is the whole truth, and
-:meth:`seen_by` is the only way it reaches a viewer. A card put in a Bag or discarded face
-down shows only its back to the others; a sarcophagus read with Linguistics and a block
-looked at with Udjat or Clairvoyance are their reader's alone; under total secrecy a card
-drawn is its finder's alone (a mummy's or a block's wound, and an idol, are public as the
-pile on their back shows them). Cards are card types, squares and blocks the board's
-indices (a block's number is its index + 1), dice their index in the five's order.
+The rules (:mod:`.rules`, :mod:`.actions` and :mod:`.effects`) append these while they
+apply an action, and only when someone asked (a log, a table, statistics): each is the
+whole truth, and :meth:`seen_by` is the only way it reaches a viewer. A card put in a Bag
+or discarded face down shows only its back to the others; a sarcophagus read with
+Linguistics and a block looked at with Udjat or Clairvoyance are their reader's alone;
+under total secrecy a card drawn is its finder's alone (a mummy's or a block's wound, and
+an idol, are public as the pile on their back shows them). Cards are card types, squares
+and blocks the board's indices (a block's number is its index + 1), dice their index in
+the five's order.
 
 Every decision emits a :class:`Decided` event first: the log tells what followed it as
 that seat's doing.

@@ -73,7 +73,7 @@ def prompt(s: HorusState, seat: int | None) -> Prompt | None:
         left = s.actions[seat]
         kind, params = ("ask_action", {"actions": left}) if left else ("ask_free", {})
     elif node == D_LOCK:
-        from necropolis.games.horus.flow import lock_missing
+        from necropolis.games.horus.effects import lock_missing
 
         god = GOD_TERMS[s.lock_god]
         if s.actions[seat] > 0:

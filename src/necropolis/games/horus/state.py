@@ -7,8 +7,12 @@ sarcophagi and alcoves, the undrawn supply of every card type, the discard pile,
 round's dice, and the rule engine's own bookkeeping: the phase, whose turn it is, the node
 awaited (a decision or a chance event) and a queue of pending events (a wound to hand
 out, a jump away from a falling block, a seal check). The rules themselves live in
-``flow.py`` (the round and its events) and ``actions.py`` (the adventurers' actions);
-views, tensors and resampling in ``view.py``; text in ``text.py``.
+``rules.py`` (any action, the chance events and the round), ``actions.py`` (the
+adventurers' decisions) and ``effects.py`` (what follows: wounds, blocks, locks), what
+they emit as events in ``events.py``; views, tensors and resampling in ``view.py``; the
+position estimate in ``estimate.py``, the rollouts' play in ``playout.py``; the terminal
+in ``text.py``; the table language in ``narration.py``, ``prompts.py``, ``breakdown.py``,
+``statistics.py`` and ``layout.py``.
 """
 
 from __future__ import annotations
@@ -24,7 +28,7 @@ from necropolis.engine.protocol import (
     sample_chance,
     winners_share,
 )
-from necropolis.games.horus import actions, breakdown, flow, playout, prompts, text, view
+from necropolis.games.horus import breakdown, estimate, playout, prompts, rules, text, view
 from necropolis.games.horus import components as cp
 from necropolis.games.horus.codes import (
     A_CLAIRVOYANCE,
@@ -182,13 +186,13 @@ class HorusState(State):
         return CHANCE
 
     def _legal_actions(self, seat: int) -> list[int]:
-        return actions.legal_decisions(self)
+        return rules.legal_actions(self)
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        return flow.chance_outcomes(self)
+        return rules.chance_outcomes(self)
 
     def chance_kind(self) -> str:
-        return flow.chance_kind(self)
+        return rules.chance_kind(self)
 
     def is_legal(self, action: int) -> bool:
         if self.node == N_TERMINAL:
@@ -198,11 +202,7 @@ class HorusState(State):
         return action in self._legal_actions(self.node_seat)
 
     def _apply(self, action: int) -> None:
-        if self.node >= FIRST_CHANCE:
-            flow.apply_chance(self, action)
-        else:
-            actions.apply_decision(self, action)
-        flow.advance(self)
+        rules.apply(self, action)
 
     def action_to_string(self, action: int) -> str:
         return text.action_text(self, action, None, full=True)
@@ -249,10 +249,10 @@ class HorusState(State):
         return winners_share(ranking, [self.tiebreak(s) for s in range(self.n)])
 
     def estimate_returns(self) -> list[float]:
-        """Each seat's chance of winning from here (see ``playout.estimate_returns``)."""
+        """Each seat's chance of winning from here (see ``estimate.win_chances``)."""
         if self.node == N_TERMINAL:
             return self.returns()
-        return playout.estimate_returns(self)
+        return estimate.win_chances(self)
 
     def rollout_action(self, rng: random.Random) -> int:
         """Chance by its odds; decisions by the crude raider of ``playout``."""

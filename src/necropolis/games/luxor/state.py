@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 from necropolis.engine.protocol import CHANCE, TERMINAL, State, View, winners_share
 from necropolis.games.luxor import (
     breakdown,
-    heuristic,
+    estimate,
     prompts,
     rules,
     scoring,
@@ -236,10 +236,10 @@ class LuxorState(State):
         return winners_share([row[-1] for row in self.final], scoring.tiebreak(self))
 
     def estimate_returns(self) -> list[float]:
-        """Shares of the win guessed from projected points (see ``heuristic.py``)."""
+        """Shares of the win guessed from projected points (see ``estimate.py``)."""
         if self.final is not None:
             return self.returns()
-        return heuristic.estimate_shares(self)
+        return estimate.win_chances(self)
 
     def scores(self) -> list[float]:
         if self.final is not None:

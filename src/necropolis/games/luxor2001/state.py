@@ -6,9 +6,11 @@ things are kept in the form that makes deferred chance honest: the draw piles ar
 the set of hieroglyph cards nobody has seen (a draw is a chance event over it), unopened
 sarcophagi are only a count per pillar plus a pool of values not yet revealed (an opening
 is a chance event over the pool of that eye count), and each sarcophagus a seat holds
-carries a bitmask of the seats that have seen its value. Rules live in ``rules.py``,
-views and tensors in ``view.py``, text in ``text.py``, the table language in
-``narration.py`` (the log), ``prompts.py``, ``breakdown.py`` and ``layout.py``.
+carries a bitmask of the seats that have seen its value. Rules live in ``rules.py`` (what
+they emit as events in ``events.py``), views, tensors and determinizations in ``view.py``,
+the position estimate in ``estimate.py``, the terminal's text in ``text.py``, the table
+language in ``narration.py`` (the log), ``prompts.py``, ``breakdown.py``,
+``statistics.py`` and ``layout.py``.
 """
 
 from __future__ import annotations
@@ -16,7 +18,6 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING
 
-from necropolis.engine.draws import shuffle
 from necropolis.engine.language import ActionInfo, Prompt, SeatScore
 from necropolis.engine.protocol import State, View, winners_share
 from necropolis.games.luxor2001 import breakdown, prompts, rules, text, view
@@ -32,9 +33,7 @@ from necropolis.games.luxor2001.components import (
     SARCOPHAGUS_COUNTS,
     SHAFTS,
     STACK_HEIGHT,
-    VALUE_EYES,
     VALUE_POINTS,
-    VALUES_OF_EYES,
 )
 
 if TYPE_CHECKING:
@@ -256,61 +255,4 @@ class LuxorState(State):
         return False
 
     def _resample(self, seat: int, rng: random.Random) -> LuxorState:
-        """Redraw other hands, other pharaoh cards and unseen sarcophagus values.
-
-        The shuffles are :func:`necropolis.engine.draws.shuffle`, the standard library's
-        own done inline: one generator gives the worlds it always gave, only sooner.
-        """
-        new = self._copy(self._clone_base(history=False))
-        n = self.n
-        # Cards: the pile and the other hands are one pool of cards this seat has not seen.
-        others = [s for s in range(n) if s != seat]
-        # Sorted first, so the result depends only on the view and the generator.
-        pool = sorted(new.pile + [c for s in others for c in new.hands[s]])
-        shuffle(rng, pool)
-        k = 0
-        for s in others:
-            size = len(new.hands[s])
-            new.hands[s] = sorted(pool[k : k + size])
-            k += size
-        new.pile = sorted(pool[k:])
-        if self.phase == rules.END:
-            return new  # pharaoh cards and sarcophagus values are all shown at the end
-        # Pharaoh cards: others' are drawn from the animals this seat's card is not.
-        dealt = [s for s in others if new.pharaoh[s] >= 0]
-        free = [a for a in range(NUM_ANIMALS) if a != new.pharaoh[seat]]
-        shuffle(rng, free)
-        pharaoh = list(new.pharaoh)
-        for s, animal in zip(dealt, free, strict=False):
-            pharaoh[s] = animal
-        new.pharaoh = tuple(pharaoh)
-        # Sarcophagus values this seat has not seen, redrawn within each eye count; the
-        # slots of each count in seat order, then in the order each seat holds them.
-        seen_bit = 8 << seat  # the seen-by mask starts at bit 3
-        slots_of: dict[int, list[tuple[int, int]]] = {}
-        for s in range(n):
-            for i, code in enumerate(new.held[s]):
-                if not code & seen_bit:
-                    slots_of.setdefault(VALUE_EYES[code & 7], []).append((s, i))
-        if not slots_of:
-            return new
-        held = [list(h) for h in new.held]
-        value_pool = list(new.value_pool)
-        for eyes in (1, 2, 3):
-            slots = slots_of.get(eyes)
-            if not slots:
-                continue
-            kinds = VALUES_OF_EYES[eyes]
-            values = [held[s][i] & 7 for s, i in slots]
-            for v in kinds:
-                values += [v] * value_pool[v]
-            values.sort()
-            shuffle(rng, values)
-            for (s, i), v in zip(slots, values, strict=False):
-                held[s][i] = (held[s][i] & ~7) | v
-            rest = values[len(slots) :]
-            for v in kinds:
-                value_pool[v] = rest.count(v)
-        new.held = tuple(tuple(h) for h in held)
-        new.value_pool = tuple(value_pool)
-        return new
+        return view.resample(self, seat, rng)

@@ -6,13 +6,16 @@ it handed over under a curse), and everything public (the wall, pillars, scarabs
 researchers, eye counts, hand and pile sizes, the back of the second pile's top card in
 the curse variant). Lists whose order could betray hidden history are sorted.
 :func:`encode_view` turns a view into a fixed-length vector in [0, 1]; its layout is
-documented in ``docs/rules/luxor2001.md``.
+documented in ``docs/rules/luxor2001.md``. :func:`resample` goes the other way: a whole
+state a seat cannot tell from the true one, its hidden things redrawn.
 """
 
 from __future__ import annotations
 
+import random
 from typing import TYPE_CHECKING, Any
 
+from necropolis.engine.draws import shuffle
 from necropolis.games.luxor2001 import rules
 from necropolis.games.luxor2001.components import (
     ANIMALS,
@@ -26,6 +29,7 @@ from necropolis.games.luxor2001.components import (
     STACK_HEIGHT,
     VALUE_EYES,
     VALUE_POINTS,
+    VALUES_OF_EYES,
 )
 
 if TYPE_CHECKING:
@@ -243,3 +247,67 @@ def _bits(items: list[int], size: int) -> list[float]:
 
 def _pad(values: list[float], size: int) -> list[float]:
     return values + [0.0] * (size - len(values))
+
+
+# --- determinization ---------------------------------------------------------------------
+
+
+def resample(st: LuxorState, seat: int, rng: random.Random) -> LuxorState:
+    """Redraw other hands, other pharaoh cards and unseen sarcophagus values.
+
+    The shuffles are :func:`necropolis.engine.draws.shuffle`, the standard library's
+    own done inline: one generator gives the worlds it always gave, only sooner.
+    """
+    new = st._copy(st._clone_base(history=False))
+    n = st.n
+    # Cards: the pile and the other hands are one pool of cards this seat has not seen.
+    others = [s for s in range(n) if s != seat]
+    # Sorted first, so the result depends only on the view and the generator.
+    pool = sorted(new.pile + [c for s in others for c in new.hands[s]])
+    shuffle(rng, pool)
+    k = 0
+    for s in others:
+        size = len(new.hands[s])
+        new.hands[s] = sorted(pool[k : k + size])
+        k += size
+    new.pile = sorted(pool[k:])
+    if st.phase == rules.END:
+        return new  # pharaoh cards and sarcophagus values are all shown at the end
+    # Pharaoh cards: others' are drawn from the animals this seat's card is not.
+    dealt = [s for s in others if new.pharaoh[s] >= 0]
+    free = [a for a in range(NUM_ANIMALS) if a != new.pharaoh[seat]]
+    shuffle(rng, free)
+    pharaoh = list(new.pharaoh)
+    for s, animal in zip(dealt, free, strict=False):
+        pharaoh[s] = animal
+    new.pharaoh = tuple(pharaoh)
+    # Sarcophagus values this seat has not seen, redrawn within each eye count; the
+    # slots of each count in seat order, then in the order each seat holds them.
+    seen_bit = 8 << seat  # the seen-by mask starts at bit 3
+    slots_of: dict[int, list[tuple[int, int]]] = {}
+    for s in range(n):
+        for i, code in enumerate(new.held[s]):
+            if not code & seen_bit:
+                slots_of.setdefault(VALUE_EYES[code & 7], []).append((s, i))
+    if not slots_of:
+        return new
+    held = [list(h) for h in new.held]
+    value_pool = list(new.value_pool)
+    for eyes in (1, 2, 3):
+        slots = slots_of.get(eyes)
+        if not slots:
+            continue
+        kinds = VALUES_OF_EYES[eyes]
+        values = [held[s][i] & 7 for s, i in slots]
+        for v in kinds:
+            values += [v] * value_pool[v]
+        values.sort()
+        shuffle(rng, values)
+        for (s, i), v in zip(slots, values, strict=False):
+            held[s][i] = (held[s][i] & ~7) | v
+        rest = values[len(slots) :]
+        for v in kinds:
+            value_pool[v] = rest.count(v)
+    new.held = tuple(tuple(h) for h in held)
+    new.value_pool = tuple(value_pool)
+    return new

@@ -1,0 +1,106 @@
+"""The position estimate of The Pyramid of Horus: each seat's chance of winning from an
+unfinished position, which searches back up once their rollouts are cut short.
+
+:func:`win_chances` turns each seat's load, cards, wounds and way out into chances of
+winning with weights fitted to the heuristic's own matches. It works on a whole
+(determinized) state and may read every field.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING
+
+from necropolis.games.horus import components as cp
+from necropolis.games.horus import heuristic
+from necropolis.games.horus.codes import ESCAPED, INSIDE
+from necropolis.games.horus.playout import EXIT_BLOCKS
+
+if TYPE_CHECKING:
+    from necropolis.games.horus.state import HorusState
+
+#: What the position estimate reads of each seat in the game: the points it would carry
+#: out (chests not yet rolled at a die's mean), whether it is still inside, its steps to
+#: the nearest exit, those steps times the squared share of blocks down, its cards in
+#: front, its wounds, the share of blocks down and its square, and whether a block is
+#: down on an exit space or beside one (one more may then close the way out; the last
+#: seven are 0 for a seat already out).
+FEATURES = (
+    "load",
+    "inside",
+    "steps",
+    "late steps",
+    "cards",
+    "wounds",
+    "fallen",
+    "fallen²",
+    "exit threatened",
+)
+#: Their weights, fitted (see :func:`win_chances`), and the weight of "nobody wins".
+WEIGHTS = (
+    0.070491,
+    1.1719,
+    -0.00028736,
+    0.019204,
+    0.027071,
+    -0.098026,
+    0.59055,
+    0.3383,
+    -0.29847,
+)
+W_NOBODY = 0.39266
+_EXITS = tuple(cp.ENTRANCES)
+_OUT = (0.0,) * (len(FEATURES) - 1)
+
+
+def seat_features(s: HorusState) -> list[tuple[float, ...] | None]:
+    """Per seat, the :data:`FEATURES` the estimate weighs (None: sealed, crushed or
+    mummified, or not yet in the pyramid)."""
+    f = (cp.NUM_BLOCKS - len(s.box)) / cp.NUM_BLOCKS
+    down = tuple(b + 1 for b in range(cp.NUM_BLOCKS) if s.fallen[b])
+    exits = heuristic.board_distances(down, _EXITS)
+    threatened = float(any(s.fallen[b] for b in EXIT_BLOCKS))
+    rows: list[tuple[float, ...] | None] = []
+    for seat in range(s.n):
+        status = s.status[seat]
+        if status != INSIDE and status != ESCAPED:
+            rows.append(None)
+            continue
+        cards = [*s.hand[seat], *s.bag[seat]]
+        chests = sum(1 for t in cards if cp.CARD_KIND[t] == cp.CHEST)
+        load = s.points(seat) + 3.5 * (chests - len(s.chest_rolls[seat]))
+        if status == ESCAPED:
+            rows.append((load, *_OUT))
+            continue
+        steps = min(exits[s.square[seat]], 30) if s.square[seat] >= 0 else 30
+        hand = s.hand[seat]
+        wounds = sum(1 for t in hand if cp.CARD_KIND[t] == cp.WOUND)
+        rows.append((load, 1.0, steps, steps * f * f, len(hand), wounds, f, f * f, threatened))
+    return rows
+
+
+def win_chances(s: HorusState) -> list[float]:
+    """Each seat's chance of winning from here: a multinomial logit over the seats still
+    in the game and "nobody wins", fitted by maximum likelihood to the winners of the
+    heuristic's own matches.
+
+    A seat's weight grows with what it would carry out (points, chests not yet rolled at
+    a die's mean, the variety bonus) and, while it is inside, with what it may still
+    find; it shrinks with its wounds and while a block lies on or beside an exit (on the
+    present board the fit gives its cards and its walk to the nearest exit almost no
+    weight). Sealed, crushed and mummified seats have none. The weights came from
+    5,144 positions (every fifth decision) of 150 two-player and 50 three-player
+    heuristic-only matches on the present board, 80% to fit and 20% to check: on the
+    held-out positions, seats given 0.1-0.2 won 11% of the time, 0.4-0.5, 41%, 0.8-0.9,
+    80% (``research/fit_horus_estimate.py 150 50`` repeats the fit). Earlier
+    estimates, a hand count of loads, a share of the sarcophagi and a fitted sealing
+    risk, then the heuristic's own plan values, were badly calibrated, and searches
+    walked into their errors (docs/strength.md).
+    """
+    total = math.exp(W_NOBODY)
+    weights = []
+    for x in seat_features(s):
+        w = 0.0 if x is None else math.exp(sum(a * b for a, b in zip(WEIGHTS, x, strict=True)))
+        weights.append(w)
+        total += w
+    return [w / total for w in weights]
