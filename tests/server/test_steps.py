@@ -22,7 +22,7 @@ from necropolis.engine.protocol import CHANCE, sample_chance
 from necropolis.games import game_ids, load_game
 from necropolis.server import filter
 from necropolis.server.db import Store, make_engine
-from necropolis.server.live import STEPS_KEPT, Connection, LiveTable
+from necropolis.server.live import STEPS_KEPT, Connection, LiveTable, Turn
 from necropolis.server.models import StateMessage
 from necropolis.server.service import new_row
 from tests.clients import SyncSeat, running_server
@@ -258,3 +258,23 @@ def test_a_finished_tables_messages_carry_its_statistics_and_a_playing_ones_none
     last = filter.replay(live.game, actions, len(actions), 1, actors)
     assert json.loads(last.model_dump_json())["statistics"] == figures
     assert filter.replay(live.game, actions, 10, 1, actors).statistics == []
+
+
+def test_a_turn_in_hand_is_shown_with_its_last_decisions_events() -> None:
+    """A seat holding decisions in hand sees the position after them, and the events of
+    the last of them (as the seat may know them); the others still the table's."""
+    live = _live("luxor2001")
+    live.connections.add(Connection(seat=0, version=0))
+    rng = random.Random(2)
+    while live.state.current_player() != 0:
+        _play(live, rng, 1)
+    before = live.state
+    action = before.legal_actions(0)[0]
+    after = before.clone()
+    after.apply_action(action)
+    live.turns[0] = Turn(live.version, [action], [after], [after.narrate(before, action, 0)])
+    mine = json.loads(filter.state_text(live, 0, live.version)[1])
+    assert mine["events"] == events_data(after.happened(before, action), 0)
+    assert mine["events"] and mine["events"][0]["type"] == "card_inserted"
+    theirs = json.loads(filter.state_text(live, 1, live.version)[1])
+    assert theirs["events"] == events_data(live.happened_at(live.version) or [], 1)
