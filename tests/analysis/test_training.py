@@ -108,6 +108,30 @@ def test_td_lambda_targets() -> None:
     assert np.isclose(margin[0], predicted_margins[1]) and np.isclose(margin[2], 0.5)
 
 
+def test_td_lambda_targets_follow_the_recursion() -> None:
+    # Any λ: each target is (1 - λ) times the next position's prediction plus λ times the
+    # next target, the last the outcome, seat by seat (the seats' rows interleaved).
+    game = necropolis.load_game("luxor2001", players=2)
+    features = game.features()
+    assert features is not None
+    network = Network.fresh([features.size(2), 6, 3], np.random.default_rng(4))
+    states = decision_points("luxor2001", 2, 5)
+    x = np.array([features.encode(s.view(q)) for s in states for q in (0, 1)], dtype=np.float32)
+    seats = np.array([0, 1] * len(states), dtype=np.int64)
+    match = MatchData(x, seats, np.array([0.0, 1.0]), np.array([-0.4, 0.4]))
+    lam = 0.7
+    _, target, margin, probs = td_targets(network, match, lam)
+    _, predicted_margins = network.forward(x.astype(np.float64))
+    for q in (0, 1):
+        rows = list(np.flatnonzero(seats == q))
+        outcome = np.roll(match.outcome, -q)
+        g, gm = outcome, match.margins[q]
+        for r in reversed(rows):
+            assert np.allclose(target[r], g) and np.isclose(margin[r], gm)
+            g = (1 - lam) * probs[r] + lam * g
+            gm = (1 - lam) * predicted_margins[r] + lam * gm
+
+
 def test_the_gradients_are_the_loss_derivatives() -> None:
     # Checked against finite differences on a small network with two hidden layers.
     rng = np.random.default_rng(1)

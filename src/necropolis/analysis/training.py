@@ -36,7 +36,7 @@ import random
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field, fields
-from functools import partial
+from functools import lru_cache, partial
 from pathlib import Path
 from typing import Any
 
@@ -258,14 +258,23 @@ def td_targets(network: Network, match: MatchData, lam: float) -> tuple[Array, A
     target_margin = np.empty(len(x))
     for q in range(n):
         rows = np.flatnonzero(match.seats == q)
-        g = relative(match.outcome, q, n)
-        gm = float(match.margins[q])
-        for r in rows[::-1]:
-            target[r] = g
-            target_margin[r] = gm
-            g = (1.0 - lam) * probs[r] + lam * g
-            gm = (1.0 - lam) * float(margins[r]) + lam * gm
+        # target[t] = sum over later k of (1 - λ) λ^(k - t - 1) prediction[k]
+        #             + λ^(L - 1 - t) outcome, as one matrix product per seat
+        weights, last = _lambda_weights(len(rows), lam)
+        target[rows] = weights @ probs[rows] + np.outer(last, relative(match.outcome, q, n))
+        target_margin[rows] = weights @ margins[rows] + last * float(match.margins[q])
     return x, target, target_margin, probs
+
+
+@lru_cache(maxsize=512)
+def _lambda_weights(length: int, lam: float) -> tuple[Array, Array]:
+    """The weights of TD(λ)'s targets along a seat's ``length`` positions: of each later
+    position's prediction, and of the outcome."""
+    t = np.arange(length)
+    gap = t[None, :] - t[:, None]
+    weights = np.where(gap >= 1, (1.0 - lam) * lam ** np.maximum(gap - 1, 0), 0.0)
+    last = lam ** (length - 1 - t).astype(np.float64)
+    return weights.astype(np.float64), last.astype(np.float64)
 
 
 class Adam:
