@@ -160,3 +160,21 @@ def told(since: HorusState, now: HorusState, viewer: int | None = None) -> list[
 def said(entries: list[dict[str, Any]], kind: str | None = None) -> list[str]:
     """The texts of ``entries`` (of one kind, when given)."""
     return [e["text"] for e in entries if kind is None or e["kind"] == kind]
+
+
+def block_15_example() -> HorusState:
+    """'Block 15 seals the Cobra Nest': the second round's blocks phase, blocks 12, 13
+    and 14 already down, David (seat 0) in the Cobra Nest, Chantal and Delroy out in the
+    Scorpion Pit and the Crocodile Pond; block 15 is the next to fall."""
+    state = start([DAVID, CHANTAL, DELROY])
+    keep_all(state)
+    roll(state, [1, 1, 1, 1, 1])
+    end_turns(state)
+    roll(state, [1, 1, 1, 1, 1])
+    for b in (12, 13, 14):
+        state.fallen[b - 1] = True
+        state.box.remove(b - 1)
+    state.square[0] = square(7, 4)
+    state.square[1] = square(5, 5)
+    state.square[2] = square(3, 4)
+    return state

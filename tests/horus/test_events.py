@@ -15,7 +15,7 @@ from necropolis.games.horus.state import HorusState
 from tests.horus.helpers import (
     CHANTAL,
     DAVID,
-    DELROY,
+    block_15_example,
     card,
     end_turns,
     keep_all,
@@ -98,17 +98,7 @@ def test_a_mummy_walks_and_its_touch_is_told_as_that_mummys_wound() -> None:
 
 def test_a_block_falls_and_seals_adventurers_in() -> None:
     # 'Block 15 seals the Cobra Nest': David inside it, the others out in the pit and pond.
-    state = start([DAVID, CHANTAL, DELROY])
-    keep_all(state)
-    roll(state, [1, 1, 1, 1, 1])
-    end_turns(state)
-    roll(state, [1, 1, 1, 1, 1])
-    for b in (12, 13, 14):
-        state.fallen[b - 1] = True
-        state.box.remove(b - 1)
-    state.square[0] = square(7, 4)
-    state.square[1] = square(5, 5)
-    state.square[2] = square(3, 4)
+    state = block_15_example()
     happened = state.apply_events(15 - 1)
     assert state.status == [INSIDE, SEALED, SEALED]
     assert happened[:3] == [ev.BlockFell(14), ev.Sealed(1), ev.Sealed(2)]

@@ -18,6 +18,7 @@ from tests.horus.helpers import (
     DELROY,
     EDGAR,
     act,
+    block_15_example,
     card,
     chance,
     end_turns,
@@ -217,19 +218,7 @@ def test_imhotep_turns_at_the_wall() -> None:
 
 
 def test_block_15_seals_the_cobra_nest() -> None:
-    state = start([DAVID, CHANTAL, DELROY])
-    keep_all(state)
-    roll(state, [1, 1, 1, 1, 1])
-    end_turns(state)
-    roll(state, [1, 1, 1, 1, 1])
-    # the example's position: blocks 12, 13 and 14 already down, David in the Cobra Nest,
-    # the others out in the Scorpion Pit and the Crocodile Pond
-    for b in (12, 13, 14):
-        state.fallen[b - 1] = True
-        state.box.remove(b - 1)
-    state.square[0] = square(7, 4)
-    state.square[1] = square(5, 5)
-    state.square[2] = square(3, 4)
+    state = block_15_example()
     mark = state.clone()
     chance(state, 15 - 1)  # block 15 falls
     assert state.status == [INSIDE, SEALED, SEALED]

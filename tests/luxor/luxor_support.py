@@ -15,6 +15,7 @@ from necropolis.engine.frozen import added_in, replaced
 from necropolis.engine.protocol import CHANCE
 from necropolis.games.luxor import GAME, rules
 from necropolis.games.luxor.components import (
+    BURIAL_CHAMBER,
     FIELD_SYMBOL,
     FIVE,
     FOUR,
@@ -166,3 +167,19 @@ def narrated(
     before = st.clone()
     st.apply_action(action)
     return [(e["kind"], e["params"]) for e in st.narrate(before, action, viewer)]
+
+
+def chamber_example() -> LuxorState:
+    """Page 7's position: seat 0's adventurer on field 40 with two keys in hand, seat 1's
+    already in the burial chamber with the 5-point sarcophagus; seat 0 holds a "2" at its
+    hand's left end (then "3", "1", "1", "4")."""
+    st = start()
+    put_adventurers(st, 0, {0: 1, 40: 1})
+    put_adventurers(st, 1, {0: 1, BURIAL_CHAMBER: 1})
+    st.key_supply -= 3
+    st.keys = replaced(st.keys, 0, 2)
+    st.keys_paid = 1
+    st.entries = 1
+    st.sarcophagi = (1, -1)
+    put_hand(st, 0, [TWO, THREE, ONE, ONE, FOUR], [deck_origin(st)] * 5)
+    return st

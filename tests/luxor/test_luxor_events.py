@@ -8,11 +8,11 @@ enters, each in order; a scarab's value goes to its taker alone.
 from __future__ import annotations
 
 from necropolis.engine.events import Event, seen_by
-from necropolis.engine.frozen import replaced
 from necropolis.games.luxor import events as ev
 from necropolis.games.luxor import rules
-from necropolis.games.luxor.components import BURIAL_CHAMBER, DIE, ONE, SCARAB, THREE, TWO
+from necropolis.games.luxor.components import BURIAL_CHAMBER, DIE, ONE, SCARAB, TWO
 from tests.luxor.luxor_support import (
+    chamber_example,
     chance,
     deck_origin,
     put_adventurers,
@@ -57,15 +57,7 @@ def test_entering_the_chamber_wins_the_sarcophagus_left_and_makes_the_round_the_
     # Page 7: a "2" from field 40 ends exactly in the burial chamber, a key handed in; the
     # 5-point sarcophagus is gone, so the 3-point one is won, and with the second entry
     # this round is the last. At the end every score is told part by part.
-    st = start()
-    put_adventurers(st, 0, {0: 1, 40: 1})
-    put_adventurers(st, 1, {0: 1, BURIAL_CHAMBER: 1})
-    st.key_supply -= 3
-    st.keys = replaced(st.keys, 0, 2)
-    st.keys_paid = 1
-    st.entries = 1
-    st.sarcophagi = (1, -1)
-    put_hand(st, 0, [TWO, THREE, ONE, ONE, TWO], [deck_origin(st)] * 5)
+    st = chamber_example()
     st.apply_action(rules.PLAY_LEFT)
     assert st.apply_events(rules.MOVE_FROM + 40) == [
         ev.Moved(0, 40, 2, BURIAL_CHAMBER),

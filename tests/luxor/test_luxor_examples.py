@@ -38,6 +38,7 @@ from tests.luxor.luxor_support import (
     NEEDS_3,
     VASE,
     at,
+    chamber_example,
     chance,
     deck_origin,
     narrated,
@@ -447,15 +448,7 @@ def test_range_card_one_to_three_then_treasure() -> None:
 def test_entering_the_burial_chamber_exactly_with_a_key() -> None:
     # Page 7: Ani plays a "2", ends exactly in the burial chamber, lays one of her two keys
     # on the key field and takes the 3-point sarcophagus (the 5 is gone already).
-    st = start()
-    put_adventurers(st, 0, {0: 1, 40: 1})
-    put_adventurers(st, 1, {0: 1, BURIAL_CHAMBER: 1})
-    st.key_supply -= 3
-    st.keys = replaced(st.keys, 0, 2)
-    st.keys_paid = 1
-    st.entries = 1
-    st.sarcophagi = (1, -1)
-    put_hand(st, 0, [TWO, THREE, ONE, ONE, FOUR], [deck_origin(st)] * 5)
+    st = chamber_example()
     st.apply_action(rules.PLAY_LEFT)
     log = narrated(st, rules.MOVE_FROM + 40)  # 41, then the chamber
     assert log == [

@@ -53,6 +53,7 @@ from necropolis.games.luxor.components import (
 )
 from necropolis.games.luxor.state import LuxorState
 from tests.luxor.luxor_support import (
+    chamber_example,
     chance,
     deck_origin,
     put_adventurers,
@@ -223,15 +224,7 @@ def test_the_first_turn_of_the_rulebook_example_in_entries() -> None:
 def test_chamber_sarcophagus_last_round_and_the_end() -> None:
     # Page 7: a "2" into the chamber with a key; the 3-point sarcophagus; the round is
     # played out and the match ends with every score and the winner.
-    st = start()
-    put_adventurers(st, 0, {0: 1, 40: 1})
-    put_adventurers(st, 1, {0: 1, BURIAL_CHAMBER: 1})
-    st.key_supply -= 3
-    st.keys = replaced(st.keys, 0, 2)
-    st.keys_paid = 1
-    st.entries = 1
-    st.sarcophagi = (1, -1)
-    put_hand(st, 0, [TWO, THREE, ONE, ONE, FOUR], [deck_origin(st)] * 5)
+    st = chamber_example()
     _step(st, rules.PLAY_LEFT)
     entries = _step(st, rules.MOVE_FROM + 40)
     assert [e["kind"] for e in entries] == [

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from typing import Any, TypeVar
+from typing import Any, ClassVar, TypeVar
 
 E = TypeVar("E", bound="Event")
 
@@ -46,6 +46,23 @@ class Event:
         """A copy with the fields ``hidden`` names replaced (by None, as a rule): the form
         of this event for a viewer who may not know them."""
         return dataclasses.replace(self, **hidden)  # type: ignore[type-var]
+
+
+class Private(Event):
+    """An event that tells its ``seat`` more than the others: the fields its class names in
+    ``hidden`` (a card drawn, a value looked at) are that seat's alone, and every other
+    viewer gets the event with them set to None."""
+
+    __slots__ = ()
+    #: The fields only the event's seat may know.
+    hidden: ClassVar[tuple[str, ...]] = ()
+    #: The seat the event is about (a subclass's dataclass field).
+    seat: int
+
+    def seen_by(self, viewer: int | None) -> Event | None:
+        if viewer == self.seat:
+            return self
+        return self.hiding(**dict.fromkeys(self.hidden))
 
 
 _NAMES: dict[type, str] = {}

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from necropolis.engine.events import Event
+from necropolis.engine.events import Event, Private
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,15 +50,14 @@ class Healed(Event):
 
 
 @dataclass(frozen=True, slots=True)
-class PutInBag(Event):
+class PutInBag(Private):
     """``seat`` put ``card`` (of the deck ``origin``) in a Bag, face down."""
+
+    hidden = ("card",)
 
     seat: int
     card: int | None
     origin: int
-
-    def seen_by(self, viewer: int | None) -> PutInBag:
-        return self if viewer == self.seat else self.hiding(card=None)
 
 
 @dataclass(frozen=True, slots=True)
@@ -251,14 +250,13 @@ class CardFound(Event):
 
 
 @dataclass(frozen=True, slots=True)
-class BlockChecked(Event):
+class BlockChecked(Private):
     """``seat`` looked at stone block ``block``."""
+
+    hidden = ("block",)
 
     seat: int
     block: int | None
-
-    def seen_by(self, viewer: int | None) -> BlockChecked:
-        return self if viewer == self.seat else self.hiding(block=None)
 
 
 @dataclass(frozen=True, slots=True)

@@ -12,18 +12,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from necropolis.engine.events import Event
+from necropolis.engine.events import Event, Private
 
 
 @dataclass(frozen=True, slots=True)
-class CardDealt(Event):
+class CardDealt(Private):
     """Setup: ``seat`` got the starting ``card``."""
+
+    hidden = ("card",)
 
     seat: int
     card: int | None
-
-    def seen_by(self, viewer: int | None) -> CardDealt:
-        return self if viewer == self.seat else self.hiding(card=None)
 
 
 @dataclass(frozen=True, slots=True)
@@ -193,37 +192,34 @@ class NothingLeft(Event):
 
 
 @dataclass(frozen=True, slots=True)
-class ScarabTaken(Event):
+class ScarabTaken(Private):
     """``seat`` took a scarab, ``value`` (a kind index) its secret until the end."""
+
+    hidden = ("value",)
 
     seat: int
     value: int | None
 
-    def seen_by(self, viewer: int | None) -> ScarabTaken:
-        return self if viewer == self.seat else self.hiding(value=None)
-
 
 @dataclass(frozen=True, slots=True)
-class HorusCardTaken(Event):
+class HorusCardTaken(Private):
     """``seat`` took the Horus ``card`` of ``level`` eyes instead of drawing."""
+
+    hidden = ("card",)
 
     seat: int
     level: int
     card: int | None
 
-    def seen_by(self, viewer: int | None) -> HorusCardTaken:
-        return self if viewer == self.seat else self.hiding(card=None)
-
 
 @dataclass(frozen=True, slots=True)
-class CardDrawn(Event):
+class CardDrawn(Private):
     """``seat`` drew ``card`` into the middle of its hand."""
+
+    hidden = ("card",)
 
     seat: int
     card: int | None
-
-    def seen_by(self, viewer: int | None) -> CardDrawn:
-        return self if viewer == self.seat else self.hiding(card=None)
 
 
 @dataclass(frozen=True, slots=True)

@@ -11,40 +11,37 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from necropolis.engine.events import Event
+from necropolis.engine.events import Event, Private
 
 
 @dataclass(frozen=True, slots=True)
-class PharaohDealt(Event):
+class PharaohDealt(Private):
     """Setup: ``seat`` got the pharaoh card of ``animal`` (secret until the end)."""
+
+    hidden = ("animal",)
 
     seat: int
     animal: int | None
 
-    def seen_by(self, viewer: int | None) -> PharaohDealt:
-        return self if viewer == self.seat else self.hiding(animal=None)
-
 
 @dataclass(frozen=True, slots=True)
-class CardDealt(Event):
+class CardDealt(Private):
     """Setup: ``seat`` got the hieroglyph ``card`` into its hand."""
 
+    hidden = ("card",)
+
     seat: int
     card: int | None
-
-    def seen_by(self, viewer: int | None) -> CardDealt:
-        return self if viewer == self.seat else self.hiding(card=None)
 
 
 @dataclass(frozen=True, slots=True)
-class CardDrawn(Event):
+class CardDrawn(Private):
     """``seat`` drew the hieroglyph ``card``."""
+
+    hidden = ("card",)
 
     seat: int
     card: int | None
-
-    def seen_by(self, viewer: int | None) -> CardDrawn:
-        return self if viewer == self.seat else self.hiding(card=None)
 
 
 @dataclass(frozen=True, slots=True)
@@ -164,17 +161,16 @@ class SarcophagusUnsealed(Event):
 
 
 @dataclass(frozen=True, slots=True)
-class SarcophagusOpened(Event):
+class SarcophagusOpened(Private):
     """``seat`` won the top sarcophagus of ``animal``'s pillar, ``value`` (a value index)
     of ``eyes``, and looked at it; the pillar's scarabs went back to the slab."""
+
+    hidden = ("value",)
 
     seat: int
     animal: int
     eyes: int
     value: int | None
-
-    def seen_by(self, viewer: int | None) -> SarcophagusOpened:
-        return self if viewer == self.seat else self.hiding(value=None)
 
 
 @dataclass(frozen=True, slots=True)
