@@ -25,12 +25,13 @@ from necropolis.server.clocks import Clock, replay
 from necropolis.server.db import PLAYING, TableRow, now
 from necropolis.server.live import LiveTable
 from necropolis.server.models import ClockSettings
+from necropolis.server.seats import Seat
 
 SETTINGS = ClockSettings(mode="realtime", base=600, increment=20)
 
 
 def row(game: str, players: int) -> TableRow:
-    seats = [{"seat": k, "type": "link", "name": None, "level": None} for k in range(players)]
+    seats = [Seat(k, "link") for k in range(players)]
     options = dict(load_game(game, players=players).options)
     at = now()
     return TableRow(game, game, options, seats, "seed", PLAYING, 0, "c", "s", at, at)

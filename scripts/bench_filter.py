@@ -73,10 +73,17 @@ def measure(game_id: str, matches: int, seed: int) -> dict[str, float]:
     from necropolis.server.service import new_row
 
     game = load_game(game_id, players=len(SEATS))
-    seats = [
+    seats: list[Any] = [
         {"seat": k, "type": t, "name": f"P{k}", "level": "easy" if t == "bot" else None}
         for k, t in enumerate(SEATS)
     ]
+    try:
+        # (seats are typed since the one door; a reference revision from before has dicts)
+        from necropolis.server.seats import seats_of
+
+        seats = seats_of(seats)
+    except ImportError:
+        pass
     bots = {k for k, t in enumerate(SEATS) if t == "bot"}
     # (told the same way for a reference revision from before bots' turns were told whole,
     # so that both build the same messages)

@@ -39,6 +39,7 @@ from necropolis.server.clocks import (
 )
 from necropolis.server.live import LiveTable
 from necropolis.server.models import ClockSettings, ClockState
+from necropolis.server.seats import Seat
 from tests.clients import Server, SyncSeat, running_server, start_server
 from tests.server import before_accounts
 from tests.server.test_migration import first
@@ -193,7 +194,7 @@ def test_the_clock_in_a_message_is_the_validated_models_text() -> None:
     leaves: the same text as the protocol's model gives, running, stood in or abandoned."""
     game = load_game("luxor2001", players=2)
     at = db.now()
-    seats = [{"seat": k, "type": "link", "name": None, "level": None} for k in range(2)]
+    seats = [Seat(k, "link") for k in range(2)]
     row = db.TableRow(
         "t", "luxor2001", dict(game.options), seats, "s", db.PLAYING, 0, "c", "s", at, at
     )
@@ -372,7 +373,7 @@ def test_the_database_enforces_a_deadline_once_and_takes_no_action_after_abandon
             id="t1",
             game="luxor2001",
             options={"players": 2},
-            seats=[{"seat": 0, "type": "me"}, {"seat": 1, "type": "link"}],
+            seats=[Seat(0, "me"), Seat(1, "link")],
             seed="s",
             status=db.PLAYING,
             version=0,

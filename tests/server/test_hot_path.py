@@ -15,11 +15,13 @@ import random
 
 import pytest
 
+from necropolis.bots.levels import Level
 from necropolis.engine.protocol import CHANCE, sample_chance
 from necropolis.games import game_ids, load_game
 from necropolis.server import bots, db, filter
 from necropolis.server.live import Connection, LiveTable
 from necropolis.server.models import StateMessage
+from necropolis.server.seats import Seat, changed
 from necropolis.server.service import new_row
 
 
@@ -27,7 +29,7 @@ def _live(game_id: str, seat_types: list[str] | None = None) -> LiveTable:
     game = load_game(game_id)
     types = seat_types or ["link"] * (game.num_players - 1) + ["bot"]
     seats = [
-        {"seat": k, "type": t, "name": f"P{k}", "level": "easy" if t == "bot" else None}
+        Seat(k, t, name=f"P{k}", level=Level.EASY if t == "bot" else None)
         for k, t in enumerate(types)
     ]
     return LiveTable(new_row(game.id, dict(game.options), seats, "c" * 64, "s" * 64, "t1"), [])
@@ -73,8 +75,7 @@ def test_state_text_is_built_once_per_version_and_seat_line() -> None:
     assert connected == _validated(live, 0, 0)
 
     # The seat is handed to a bot: a new seats line, a seat that is no longer offered moves.
-    live.row.seats = [dict(s) for s in live.row.seats]
-    live.row.seats[0].update(type="bot", level="easy", token_hash=None)
+    live.row.seats = changed(live.row.seats, 0, type="bot", level=Level.EASY, token_hash=None)
     _, handed = filter.state_text(live, 0, 0)
     assert json.loads(handed)["seats"][0]["type"] == "bot"
     assert json.loads(handed)["actions"] == []
@@ -180,9 +181,10 @@ def test_a_seat_handed_to_a_bot_is_narrated_while_its_person_still_watches() -> 
     players = load_game(game_ids()[0]).num_players
     live = _live(game_ids()[0], ["link", "link"] + ["bot"] * (players - 2))
     live.connections.add(Connection(seat=0, version=0))
-    live.row.seats = [dict(s) for s in live.row.seats]
     for seat in (0, 1):
-        live.row.seats[seat].update(type="bot", level="easy", token_hash=None)
+        live.row.seats = changed(
+            live.row.seats, seat, type="bot", level=Level.EASY, token_hash=None
+        )
     state = live.state
     if state.current_player() == CHANCE:
         live.apply(None, sample_chance(state, random.Random(1)))

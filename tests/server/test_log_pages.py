@@ -22,11 +22,13 @@ from typing import Any
 
 import pytest
 
+from necropolis.bots.levels import Level
 from necropolis.engine.protocol import CHANCE, sample_chance
 from necropolis.engine.record import MatchRecord
 from necropolis.games import game_class, game_ids, load_game
 from necropolis.server import filter
 from necropolis.server.live import Connection, LiveTable
+from necropolis.server.seats import Seat as TableSeat
 from necropolis.server.service import new_row
 from tests.clients import Message, Seat, running_server
 
@@ -121,12 +123,9 @@ def _live(game_id: str) -> LiveTable:
     game = load_game(game_id, players=game_class(game_id).max_players)
     # Long names: the seats line is as large as it may be.
     seats = [
-        {
-            "seat": k,
-            "type": "link" if k < 2 else "bot",
-            "name": "N" * 40,
-            "level": None if k < 2 else "easy",
-        }
+        TableSeat(k, "link", name="N" * 40)
+        if k < 2
+        else TableSeat(k, "bot", name="N" * 40, level=Level.EASY)
         for k in range(game.num_players)
     ]
     return LiveTable(new_row(game.id, dict(game.options), seats, "c" * 64, "s" * 64, "t1"), [])

@@ -17,6 +17,7 @@ from typing import Any
 
 import pytest
 
+from necropolis.bots.levels import Level
 from necropolis.engine.events import events_data
 from necropolis.engine.protocol import CHANCE, sample_chance
 from necropolis.games import game_ids, load_game
@@ -24,6 +25,7 @@ from necropolis.server import filter
 from necropolis.server.db import Store, make_engine
 from necropolis.server.live import STEPS_KEPT, Connection, LiveTable, Turn
 from necropolis.server.models import StateMessage
+from necropolis.server.seats import Seat
 from necropolis.server.service import new_row
 from tests.clients import SyncSeat, running_server
 from tests.server.test_tables import answer, play_one, settle
@@ -32,10 +34,7 @@ from tests.server.test_tables import answer, play_one, settle
 def _live(game_id: str) -> LiveTable:
     game = load_game(game_id)
     types = ["link"] + ["bot"] * (game.num_players - 1)
-    seats = [
-        {"seat": k, "type": t, "name": None, "level": "easy" if t == "bot" else None}
-        for k, t in enumerate(types)
-    ]
+    seats = [Seat(k, t, level=Level.EASY if t == "bot" else None) for k, t in enumerate(types)]
     return LiveTable(new_row(game.id, dict(game.options), seats, "c" * 64, "s" * 64, "t1"), [])
 
 

@@ -42,6 +42,7 @@ from sqlalchemy.exc import IntegrityError
 
 from necropolis.server import tokens
 from necropolis.server.db import metadata, moment, now, table_key, tables
+from necropolis.server.seats import Seat, seats_json
 from necropolis.server.written import clean_name
 
 players = Table(
@@ -309,7 +310,7 @@ class Accounts:
         seat: int,
         player_id: int,
         token: str,
-        seats: list[dict[str, Any]] | None = None,
+        seats: list[Seat] | None = None,
     ) -> Claim:
         """Claim the seat for the account, or the claim that was there first. ``seats``:
         the table's seats as they are once claimed (the seat showing the account's name),
@@ -326,7 +327,11 @@ class Accounts:
                     )
                 )
                 if seats is not None:
-                    c.execute(update(tables).where(tables.c.id == table_id).values(seats=seats))
+                    c.execute(
+                        update(tables)
+                        .where(tables.c.id == table_id)
+                        .values(seats=seats_json(seats))
+                    )
         except IntegrityError:
             found = self.claim_of(table_id, seat)
             if found is None:

@@ -44,6 +44,8 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.exc import TimeoutError as PoolTimeoutError
 
+from necropolis.server.seats import Seat, seats_json, seats_of
+
 metadata = MetaData()
 
 
@@ -64,7 +66,8 @@ tables = Table(
     Column("id", String(32), primary_key=True),
     Column("game", String(64), nullable=False),
     Column("options", JSON, nullable=False),
-    # [{"seat", "type", "name", "level", "token_hash"}]: token_hash is None for a bot.
+    # Each seat's JSON (server/seats.py): {"seat", "type", "name", "level", "token_hash"},
+    # and "link", "standin", "account" where they say something.
     Column("seats", JSON, nullable=False),
     Column("seed", String(64), nullable=False),
     Column("status", String(16), nullable=False, index=True),
@@ -96,7 +99,8 @@ class TableRow:
     id: str
     game: str
     options: dict[str, Any]
-    seats: list[dict[str, Any]]
+    #: Replaced whole when a seat changes, never changed in place.
+    seats: list[Seat]
     seed: str
     status: str
     version: int
@@ -345,7 +349,7 @@ def _row(r: Any) -> TableRow:
         id=r.id,
         game=r.game,
         options=dict(r.options),
-        seats=[dict(s) for s in r.seats],
+        seats=seats_of(r.seats),
         seed=r.seed,
         status=r.status,
         version=r.version,
@@ -419,7 +423,7 @@ class Store:
                     id=row.id,
                     game=row.game,
                     options=row.options,
-                    seats=row.seats,
+                    seats=seats_json(row.seats),
                     seed=row.seed,
                     status=row.status,
                     version=row.version,
@@ -586,10 +590,12 @@ class Store:
         self._move_on(cursor, turn[-1], at)
         return True
 
-    def set_seats(self, table_id: str, seats: list[dict[str, Any]]) -> None:
+    def set_seats(self, table_id: str, seats: list[Seat]) -> None:
         with self.engine.begin() as c:
             c.execute(
-                update(tables).where(tables.c.id == table_id).values(seats=seats, updated=now())
+                update(tables)
+                .where(tables.c.id == table_id)
+                .values(seats=seats_json(seats), updated=now())
             )
 
     def mine(self, creator_hash: str) -> list[TableRow]:

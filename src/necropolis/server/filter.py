@@ -58,7 +58,6 @@ from necropolis.engine.record import MatchRecord
 from necropolis.server.clocks import clock_data
 from necropolis.server.live import STEPS_KEPT, LiveTable, SentCache, Turn
 from necropolis.server.models import PROTOCOL, Replay, StateMessage
-from necropolis.server.seats import shown_name
 
 #: The most log entries a page of the log holds (a first state's, or one asked for with
 #: ``{"type": "log"}``); an action's entries are never split, so one action's entries
@@ -78,13 +77,13 @@ def seat_states(live: LiveTable) -> list[dict[str, Any]]:
     connected = {c.seat for c in live.connections}
     return [
         {
-            "seat": int(s["seat"]),
-            "type": s["type"],
-            "name": shown_name(s),
-            "level": s.get("level"),
-            "connected": s["type"] == "bot" or int(s["seat"]) in connected,
-            "standin": bool(s.get("standin")),
-            "account": bool(s.get("account")),
+            "seat": s.seat,
+            "type": s.type,
+            "name": s.shown_name,
+            "level": s.level,
+            "connected": not s.person or s.seat in connected,
+            "standin": s.standin,
+            "account": s.account is not None,
         }
         for s in live.row.seats
     ]

@@ -29,6 +29,7 @@ from necropolis.engine.protocol import Game, State
 from necropolis.games import load_game
 from necropolis.server.db import FINISHED, TableRow
 from necropolis.server.models import ErrorMessage, Presence
+from necropolis.server.seats import Seat
 from necropolis.server.tokens import same_hash, token_hash
 
 #: How many versions back a ``state`` message may show a seat step by step (the states
@@ -116,7 +117,7 @@ class SentCache:
     logs: dict[int | None, list[LogEntry]] = field(default_factory=dict)
     #: What the line of seats was built from: the seats connected and the row's seats.
     connected: frozenset[int | None] = frozenset()
-    row_seats: list[dict[str, Any]] | None = None
+    row_seats: list[Seat] | None = None
 
 
 class LiveTable:
@@ -191,14 +192,10 @@ class LiveTable:
         ]
         return [None, *seats] if None in watching else seats
 
-    def seat_type(self, seat: int) -> str:
-        return str(self.row.seats[seat]["type"])
-
     def is_bot(self, seat: int) -> bool:
         """Whether a bot plays the seat now: a bot's seat, or a person's whose time ran out
         and whom a bot stands in for until they take the seat back (``standin``)."""
-        found = self.row.seats[seat]
-        return found["type"] == "bot" or bool(found.get("standin"))
+        return self.row.seats[seat].bot
 
     @property
     def over(self) -> bool:
@@ -305,8 +302,8 @@ class LiveTable:
         digest = token_hash(token)
         found: tuple[bool, int | None] = (False, None)
         for seat in self.row.seats:
-            if same_hash(digest, seat.get("token_hash")) and seat["type"] != "bot":
-                found = (True, int(seat["seat"]))
+            if same_hash(digest, seat.token_hash) and seat.person:
+                found = (True, seat.seat)
         spectator = same_hash(digest, self.row.spectator_hash)
         creator = same_hash(digest, self.row.creator_hash)
         if not found[0] and (spectator or creator):
@@ -341,7 +338,7 @@ class LiveTable:
             return
         connected = {c.seat for c in self.connections}
         seats = [
-            {"seat": int(s["seat"]), "connected": s["type"] == "bot" or int(s["seat"]) in connected}
+            {"seat": s.seat, "connected": not s.person or s.seat in connected}
             for s in self.row.seats
         ]
         here = Counter(c.seat for c in self.connections)
@@ -361,9 +358,7 @@ class LiveTable:
             if connection.seat is None or connection.token_hash is None:
                 continue
             seat = self.row.seats[connection.seat]
-            if seat["type"] != "bot" and not same_hash(
-                connection.token_hash, seat.get("token_hash")
-            ):
+            if seat.person and not same_hash(connection.token_hash, seat.token_hash):
                 replaced = {
                     "code": "link_replaced",
                     "message": "The table's creator gave this seat a new link: this one has ended.",

@@ -305,7 +305,7 @@ class Notices:
             if live is None:
                 return None
             if live.version < table.version:
-                await self.tables.catch_up(live)
+                await self.tables.door.catch_up(live)
             seen = snapshot(live)
             # A turn that began before anyone marked it has waited since the table's
             # last change at the latest.
@@ -374,7 +374,7 @@ class Notices:
     async def _chat_heard(self, data: dict[str, Any]) -> None:
         if self.tables is not None:
             table_id = data.get("table")
-            live = self.tables.loaded(table_id) if isinstance(table_id, str) else None
+            live = self.tables.memory.loaded(table_id) if isinstance(table_id, str) else None
             if live is not None and live.connections:
                 deliver(live, ChatLine.model_validate(data.get("line")), bool(data.get("apart")))
 

@@ -184,11 +184,11 @@ def _seated(row: db.TableRow, claimed: dict[int, str], persons: list[int]) -> li
     """Who is rated at each seat, or None when a seat has no rated player."""
     who: list[str] = []
     for seat in row.seats:
-        k = int(seat["seat"])
+        k = seat.seat
         if k in claimed:
             who.append(player_id(claimed[k]))
-        elif seat["type"] == "bot" and k not in persons:
-            who.append(bot_id(str(seat.get("level") or DEFAULT_LEVEL)))
+        elif not seat.person and k not in persons:
+            who.append(bot_id(str(seat.level or DEFAULT_LEVEL)))
         else:
             return None
     return who

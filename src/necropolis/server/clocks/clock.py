@@ -236,7 +236,7 @@ class Clock:
         for good, and stand-ins or an abandonment another process decided (those are read
         again from the database: the row does not say when they happened)."""
         bots = bots_of(live.row)
-        standins = {int(s["seat"]) for s in live.row.seats if s.get("standin")} - bots
+        standins = {s.seat for s in live.row.seats if s.standin} - bots
         abandoned = live.row.status == FINISHED and not live.state.is_terminal()
         if standins != self.standins - bots or (abandoned and self.abandoned is None):
             was = self.stale
@@ -248,7 +248,7 @@ class Clock:
 
 def bots_of(row: TableRow) -> frozenset[int]:
     """The seats bots play for good (a bot's from the start, or handed to one)."""
-    return frozenset(int(s["seat"]) for s in row.seats if s["type"] == "bot")
+    return frozenset(s.seat for s in row.seats if not s.person)
 
 
 def replay(

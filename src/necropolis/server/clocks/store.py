@@ -17,6 +17,7 @@ from necropolis.server import db
 from necropolis.server.clocks.clock import ABANDON, BACK, TIMEOUTS, Event, epoch, moment
 from necropolis.server.db import FINISHED, PLAYING, metadata, now, table_key, tables
 from necropolis.server.models import ClockSettings
+from necropolis.server.seats import Seat, seats_json
 
 table_clocks = Table(
     "table_clocks",
@@ -179,7 +180,7 @@ class ClockStore:
         version: int,
         seat: int,
         kind: str,
-        seats: list[dict[str, Any]] | None = None,
+        seats: list[Seat] | None = None,
         finish: bool = False,
     ) -> Event | None:
         """Commit that ``seat``'s time ran out at ``version``, once: the event appended at
@@ -206,7 +207,7 @@ class ClockStore:
                 )
                 values: dict[str, Any] = {"updated": at}
                 if seats is not None:
-                    values["seats"] = seats
+                    values["seats"] = seats_json(seats)
                 if finish:
                     values["status"] = FINISHED
                 changed = c.execute(
@@ -247,7 +248,7 @@ class ClockStore:
                 continue
         return None
 
-    def take_back(self, table_id: str, seat: int, seats: list[dict[str, Any]]) -> Event | None:
+    def take_back(self, table_id: str, seat: int, seats: list[Seat]) -> Event | None:
         """Commit that ``seat``'s person took it back from its stand-in: the event, and
         the seats, in one transaction; None if the table is not in play."""
         at = now()
@@ -270,7 +271,7 @@ class ClockStore:
                 changed = c.execute(
                     update(tables)
                     .where(tables.c.id == table_id, tables.c.status == PLAYING)
-                    .values(seats=seats, updated=at)
+                    .values(seats=seats_json(seats), updated=at)
                 )
                 if changed.rowcount != 1:
                     raise _MovedOnError(table_id)

@@ -11,7 +11,7 @@ import asyncio
 import contextlib
 import logging
 import time
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING
 
 from necropolis.server.clocks.clock import (
     ABANDON,
@@ -26,9 +26,10 @@ from necropolis.server.clocks.clock import (
     replay,
 )
 from necropolis.server.clocks.store import ClockStore
-from necropolis.server.db import FINISHED, storage_failed
+from necropolis.server.db import storage_failed
 from necropolis.server.live import LiveTable
 from necropolis.server.models import ClockSettings
+from necropolis.server.seats import Seat
 
 if TYPE_CHECKING:
     from necropolis.server.service import Refusal, Tables
@@ -50,9 +51,9 @@ class Clocks:
     """The clocks of one process's tables: it attaches a :class:`Clock` to each timed
     table it loads, keeps their deadlines stored, and enforces them."""
 
-    def __init__(self, tables: object) -> None:
-        # Made by the service's base part (server/service/base.py): the whole service.
-        self.tables = cast("Tables", tables)
+    def __init__(self, tables: Tables) -> None:
+        # Made by the service (server/service/): its memory, door and thinker.
+        self.tables = tables
         self.store = ClockStore(self.tables.store.engine)
         self._task: asyncio.Task[None] | None = None
         self._wake = asyncio.Event()
@@ -133,7 +134,7 @@ class Clocks:
         self._wake.clear()
         at = time.time()
         wait = max(0.0, self._next_scan - at)
-        loaded = self.tables.in_memory()
+        loaded = self.tables.memory.in_memory()
         for table_id, live in list(self._timed.items()):
             clock = live.clock
             if loaded.get(table_id) is not live or not isinstance(clock, Clock) or live.over:
@@ -194,15 +195,15 @@ class Clocks:
         it loaded one."""
         from necropolis.server.service import stored
 
-        loaded = self.tables.in_memory()
+        loaded = self.tables.memory.in_memory()
         found = False
         for table_id in await stored(self.store.due, time.time()):
             if table_id in loaded:
                 continue
-            live = await self.tables.get(table_id)
+            live = await self.tables.memory.get(table_id)
             if live is not None:
                 found = True
-                self.tables.drive(live)
+                self.tables.door.drive(live)
         return found
 
     async def _reread(self, live: LiveTable) -> None:
@@ -214,8 +215,9 @@ class Clocks:
     # -- enforcing --------------------------------------------------------------------
 
     async def _enforce(self, live: LiveTable, clock: Clock, seat: int) -> bool:
-        """Apply the clock's rule to ``seat``, out of time. False if nothing could be done
-        yet (the seat has no decision to skip until the table moves on)."""
+        """Apply the clock's rule to ``seat``, out of time, through the table's door.
+        False if nothing could be done yet (the seat has no decision to skip until the
+        table moves on, or the table moved on meanwhile)."""
         rule = clock.settings.rule
         version = live.version
         if rule == "skip" and not live.state.legal_actions(seat):
@@ -232,46 +234,39 @@ class Clocks:
             return await self._skip(live, clock, seat, version)
         from necropolis.server.service import stored
 
-        event: Event | None = None
-        async with live.lock:
-            if live.version != version or live.over or live.is_bot(seat):
-                # The table moved on meanwhile: its news wakes the watcher.
-                return False
-            seats = None
-            if rule == "bot":
-                seats = [dict(s) for s in live.row.seats]
-                seats[seat].update(standin=True, level=clock.settings.level)
+        door = self.tables.door
+        kind = STANDIN if rule == "bot" else ABANDON
+        # What the one transaction wrote: its event, or None when another process had
+        # written one first (or the table moved on in the database).
+        wrote: list[Event | None] = []
+
+        async def write(seats: list[Seat] | None = None) -> Event | None:
             event = await stored(
-                self.store.time_out,
-                live.id,
-                version,
-                seat,
-                STANDIN if rule == "bot" else ABANDON,
-                seats,
-                rule == "abandon",
+                self.store.time_out, live.id, version, seat, kind, seats, rule == "abandon"
             )
-            if event is not None:
-                if seats is not None:
-                    live.row.seats = seats
-                    # The person's turn in hand was never committed: the bot plays from
-                    # the record.
-                    live.turns.pop(seat, None)
-                else:
-                    live.row.status = FINISHED
-                clock.event(event.kind, seat, live.state, event.at)
-        if event is None:
+            wrote.append(event)
+            return event
+
+        def done(event: Event) -> None:
+            clock.event(event.kind, seat, live.state, event.at)
+
+        if rule == "bot":
+            await door.stand_in(live, seat, version, clock.settings.level, write, done)
+        else:
+            await door.abandon(live, seat, version, write, done)
+        if not wrote:
+            # The table moved on meanwhile: its news wakes the watcher.
+            return False
+        if wrote[0] is None:
             log.warning(
                 "clocks: table %s, seat %d: handled already (by another process), or moved on",
                 live.id,
                 seat,
             )
-            await self.tables.catch_up(live)
+            await door.catch_up(live)
             await self._reread(live)
             return True
-        log.warning("clocks: table %s, seat %d: enforced (%s)", live.id, seat, event.kind)
-        live.tell()
-        self.tables.broker.publish(live.id, live.version)
-        self.tables.drive(live)
+        log.warning("clocks: table %s, seat %d: enforced (%s)", live.id, seat, kind)
         return True
 
     async def _skip(self, live: LiveTable, clock: Clock, seat: int, version: int) -> bool:
@@ -283,57 +278,45 @@ class Clocks:
             return False
         action = state.skip_action(seat)
         if action is None or action not in legal:
-            (action,) = await self.tables._think(
+            (action,) = await self.tables.thinker.think(
                 live, [a for _, a in live.actions], seat, clock.settings.level, legal, most=1
             )
-        async with live.lock:
-            if live.version != version or live.over or live.is_bot(seat):
-                return False
-            refused = await self.tables._commit(live, seat, [(action, None)])
-        if refused is not None:
+
+        async def noted() -> None:
+            from necropolis.server.service import stored
+
+            log.warning("clocks: table %s, seat %d: enforced (skip)", live.id, seat)
+            try:
+                event = await stored(self.store.note, live.id, version, seat, SKIP)
+            except Exception as exc:
+                if not storage_failed(exc):
+                    raise
+                event = None
+            current = live.clock
+            if event is not None and isinstance(current, Clock):
+                current.event(SKIP, seat, live.state, event.at)
+
+        skipped = await self.tables.door.skip(live, seat, action, version, noted)
+        if not skipped and live.version != version:
             log.warning(
                 "clocks: table %s, seat %d: skipped already (by another process), or moved on",
                 live.id,
                 seat,
             )
-            return False
-        log.warning("clocks: table %s, seat %d: enforced (skip)", live.id, seat)
-        from necropolis.server.service import stored
-
-        try:
-            event = await stored(self.store.note, live.id, version, seat, SKIP)
-        except Exception as exc:
-            if not storage_failed(exc):
-                raise
-            event = None
-        current = live.clock
-        if event is not None and isinstance(current, Clock):
-            current.event(SKIP, seat, live.state, event.at)
-        await self.tables._told(live)
-        return True
+        return skipped
 
     # -- taking a seat back -------------------------------------------------------------
 
     async def take_back(self, live: LiveTable, seat: int) -> Refusal | None:
         """The seat's person takes it back from the bot that stood in for it."""
-        from necropolis.server.service import Refusal, stored
+        from necropolis.server.service import stored
 
-        async with live.lock:
-            if live.over:
-                return Refusal("finished", "This match is over.")
-            found = live.row.seats[seat]
-            if not found.get("standin") or found["type"] == "bot":
-                return Refusal("not_standin", "No bot stands in for this seat.")
-            seats = [dict(s) for s in live.row.seats]
-            seats[seat].pop("standin", None)
-            seats[seat]["level"] = None
-            event = await stored(self.store.take_back, live.id, seat, seats)
-            if event is None:
-                return Refusal("finished", "This match is over.")
-            live.row.seats = seats
+        async def write(seats: list[Seat]) -> Event | None:
+            return await stored(self.store.take_back, live.id, seat, seats)
+
+        def done(event: Event) -> None:
             clock = live.clock
             if isinstance(clock, Clock):
                 clock.event(BACK, seat, live.state, event.at)
-        live.tell()
-        self.tables.broker.publish(live.id, live.version)
-        return None
+
+        return await self.tables.door.take_back(live, seat, write, done)

@@ -230,9 +230,9 @@ async def _claim_seat(
         held = await stored(accounts.claims_of_table, table_id)
         # One seat per account at a table: a creator who opens a friend's link to try it
         # does not take the friend's seat.
-        if live is None or live.row.seats[seat]["type"] != "link" or player.name in held.values():
+        if live is None or live.row.seats[seat].type != "link" or player.name in held.values():
             return None
-        claim = await tables_of(conn).claim(live, seat, player, token)
+        claim = await tables_of(conn).door.claim(live, seat, player, token)
     except Exception as exc:
         if db.storage_failed(exc):
             return None

@@ -86,7 +86,7 @@ def _analysable(live: LiveTable) -> None:
 
 def _players(live: LiveTable) -> list[str]:
     """The seats as a match record names them (a person, or the bot's level)."""
-    return ["human" if s["type"] != "bot" else str(s.get("level")) for s in live.row.seats]
+    return ["human" if s.person else str(s.level) for s in live.row.seats]
 
 
 async def _start(service: Tables, live: LiveTable, worlds: int, seen: AnalysisRow | None) -> None:
@@ -153,7 +153,7 @@ async def give_hint(
     turn = live.turns.get(seat)
     actions = [a for _, a in live.actions] + (list(turn.actions) if turn is not None else [])
     try:
-        best = await service.pool_hints(live.row.game, dict(live.row.options), actions, seat)
+        best = await service.thinker.hints(live.row.game, dict(live.row.options), actions, seat)
     except BotPoolError:
         return Refusal("unavailable", "No hint could be worked out now: try again.")
     # Noted before it is sent: a hint is never had without every viewer being told.
@@ -161,8 +161,6 @@ async def give_hint(
     number = len(live.hints_used)
     while not await stored(service.analyses.note_hint, live.id, number, seat, at):
         number += 1  # another process noted one under that number first
-    live.hints_used.append((seat, at))
-    live.sent = None
     moves = [
         HintMove.model_validate(
             {"action": action, "chance": round(chance, 4), "info": position.action_info(action)}
@@ -170,6 +168,6 @@ async def give_hint(
         for action, chance in best
     ]
     connection.put(Hint(version=at, moves=moves))
-    live.tell()
-    service.broker.publish(live.id, live.version)
+    # (through the table's door: every viewer is shown that a hint was given)
+    service.door.hinted(live, seat, at)
     return None

@@ -23,7 +23,6 @@ from necropolis.server.accounts import RateLimiter
 from necropolis.server.chat import MAX_CHAT, ChatLine, Chats, Said, deliver, visible
 from necropolis.server.errors import ERRORS, ApiError
 from necropolis.server.routes.common import app_store, authorised, authorised_seat
-from necropolis.server.seats import shown_name
 from necropolis.server.service import stored
 from necropolis.server.written import clean_text
 
@@ -94,7 +93,7 @@ async def write_chat(
         raise ApiError(429, "rate_limited", "Too many messages: slow down.")
     request.app.state.chat_limit.note(writer)
     # The name the seat shows (its account's, else the one given), as the writer is seen.
-    name = shown_name(live.row.seats[seat]) if seat is not None else None
+    name = live.row.seats[seat].shown_name if seat is not None else None
     said = await stored(chats.add, live.id, seat, name, text)
     apart = await stored(chats.spectators_apart, live.id)
     line = _line(said)

@@ -19,7 +19,6 @@ from necropolis.server import db, tokens
 from necropolis.server.errors import ApiError
 from necropolis.server.live import LiveTable
 from necropolis.server.models import SeatInfo, TableSummary
-from necropolis.server.seats import shown_name
 from necropolis.server.service import Tables, stored
 
 if TYPE_CHECKING:
@@ -118,11 +117,11 @@ def table_summary(row: db.TableRow, version: int | None = None) -> TableSummary:
         updated=row.updated,
         seats=[
             SeatInfo(
-                seat=int(s["seat"]),
-                type=s["type"],
-                name=shown_name(s),
-                level=s.get("level"),
-                account=bool(s.get("account")),
+                seat=s.seat,
+                type=s.type,
+                name=s.shown_name,
+                level=s.level,
+                account=s.account is not None,
             )
             for s in row.seats
         ],

@@ -25,7 +25,7 @@ router = APIRouter()
 
 @router.get("/api/health", response_model=Health, responses={503: {"model": ErrorBody}})
 async def health(request: Request) -> Health | JSONResponse:
-    trouble = await tables_of(request).health()
+    trouble = await tables_of(request).health.check()
     if trouble is not None:
         return error_response(503, "unavailable", trouble)
     return Health(ok=True, protocol=PROTOCOL)

@@ -110,7 +110,7 @@ async def make_rated(
     check_timed(None if settings is None else ClockSettings.model_validate(settings))
     if live.hints:
         raise ApiError(409, "hinted_table", "A table that gives hints cannot be rated.")
-    persons = [int(s["seat"]) for s in live.row.seats if s["type"] != "bot"]
+    persons = [s.seat for s in live.row.seats if s.person]
     await stored(ratings_of(request).mark, live.id, live.row.game, persons)
     return RatedMark(rated=True)
 

@@ -130,7 +130,7 @@ async def _serve_socket(
     live, seat = found
     # In case another process moved the table on and its news has not arrived yet.
     try:
-        await service.catch_up(live)
+        await service.door.catch_up(live)
     except Exception as exc:
         if not db.storage_failed(exc):
             raise
@@ -286,7 +286,7 @@ async def _read(
             if connection.seat is None:
                 _refuse(live, connection, "not_your_turn", "A spectator does not play.")
                 continue
-            refused = await service.act(
+            refused = await service.door.act(
                 live,
                 connection.seat,
                 parsed.action,
@@ -300,7 +300,7 @@ async def _read(
             if connection.seat is None:
                 _refuse(live, connection, "not_your_turn", "A spectator does not play.")
                 continue
-            door = service.undo if isinstance(parsed, Undo) else service.commit
+            door = service.door.undo if isinstance(parsed, Undo) else service.door.commit
             refused = await door(live, connection.seat, parsed.version, parsed.pending)
             if refused is not None:
                 _refuse(live, connection, refused.code, refused.message)

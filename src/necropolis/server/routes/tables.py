@@ -47,7 +47,7 @@ from necropolis.server.routes.common import (
     tables_of,
     with_deadlines,
 )
-from necropolis.server.seats import shown_name
+from necropolis.server.seats import Seat
 from necropolis.server.service import Tables, new_row, new_table_id, stored
 from necropolis.server.written import clean_name
 
@@ -99,9 +99,7 @@ async def rematch(
         {
             "game": live.row.game,
             "options": live.row.options,
-            "seats": [
-                {"type": s["type"], "level": s.get("level"), "name": s.get("name")} for s in turned
-            ],
+            "seats": [{"type": s.type, "level": s.level, "name": s.name} for s in turned],
             "creator_token": token,
             "clock": await clock_routes.settings_of(request, live),
             "hints": live.hints,
@@ -124,7 +122,7 @@ async def hand_to_bot(
     authorization: Annotated[str | None, Header()] = None,
 ) -> TableSummary:
     live, token = await _creators_seat(request, table_id, seat, authorization)
-    await tables_of(request).hand_to_bot(live, seat, body.level)
+    await tables_of(request).door.hand_to_bot(live, seat, body.level)
     return _summary(live, token, creator=True)
 
 
@@ -138,7 +136,7 @@ async def new_link(
     authorization: Annotated[str | None, Header()] = None,
 ) -> TableSummary:
     live, token = await _creators_seat(request, table_id, seat, authorization, person=True)
-    fresh = await tables_of(request).new_link(live, seat, token)
+    fresh = await tables_of(request).door.new_link(live, seat, token)
     await account_routes.relinked(request, live.id, seat, fresh)
     return _summary(live, token, creator=True)
 
@@ -157,14 +155,14 @@ async def name_seat(
     live, token, own = await authorised_seat(request, table_id, authorization)
     if own is None or own != seat:
         raise ApiError(403, "not_your_seat", "Only the seat's own player may name it.")
-    if live.row.seats[seat].get("account"):
+    if live.row.seats[seat].account is not None:
         raise ApiError(409, "account_seat", "This seat shows the name of the account holding it.")
     if live.over:
         raise ApiError(409, "finished", "This match is over.")
     name = clean_name(body.name)
     if not name or len(name) > MAX_NAME:
         raise ApiError(400, "bad_name", f"A name has 1 to {MAX_NAME} characters.")
-    await tables_of(request).rename(live, seat, name)
+    await tables_of(request).door.rename(live, seat, name)
     return _summary(live, token, creator=False)
 
 
@@ -178,13 +176,10 @@ async def record(
         live.row.game,
         live.row.options,
         # The record's seats as the terminal plays them: a person, or the bot's level.
-        [
-            "human" if s["type"] != "bot" else str(s.get("level") or DEFAULT_LEVEL)
-            for s in live.row.seats
-        ],
+        ["human" if s.person else str(s.level or DEFAULT_LEVEL) for s in live.row.seats],
         [a for _, a in live.actions],
         live.row.created.isoformat(timespec="seconds"),
-        [shown_name(s) for s in live.row.seats],
+        [s.shown_name for s in live.row.seats],
     )
     name = f"{live.row.game}-{live.id}.json"
     return Response(
@@ -252,7 +247,7 @@ def _finished(live: LiveTable) -> None:
 def _reveal_tokens(summary: TableSummary, creator_token: str, row: db.TableRow) -> None:
     for seat in summary.seats:
         if seat.type in PERSON_TYPES:
-            generation = int(row.seats[seat.seat].get("link") or 0)
+            generation = row.seats[seat.seat].link
             seat.token = tokens.derived_token(
                 creator_token, summary.table_id, tokens.seat_role(seat.seat, generation)
             )
@@ -284,7 +279,7 @@ async def _create(service: Tables, body: CreateTable, player: Player | None) -> 
         raise ApiError(400, "bad_clock", str(exc)) from None
     creator_token = body.creator_token or tokens.new_token()
     table_id = new_table_id()
-    seats: list[dict[str, Any]] = []
+    seats: list[Seat] = []
     answer: list[SeatInfo] = []
     for k, request in enumerate(body.seats):
         person = request.type in PERSON_TYPES
@@ -294,25 +289,26 @@ async def _create(service: Tables, body: CreateTable, player: Player | None) -> 
         token = (
             tokens.derived_token(creator_token, table_id, tokens.seat_role(k)) if person else None
         )
-        seat: dict[str, Any] = {
-            "seat": k,
-            "type": request.type,
-            "name": name,
-            "level": level,
-            "token_hash": tokens.token_hash(token) if token else None,
-        }
-        if request.type == "me" and player is not None and not any("account" in s for s in seats):
-            # (the first "me" seat: the one the account claims, see claim_created)
-            seat["account"] = player.name
+        # The first "me" seat is the one a signed-in creator's account claims (see
+        # claim_created): it shows the account's name from the start.
+        mine = request.type == "me" and not any(s.type == "me" for s in seats)
+        seat = Seat(
+            seat=k,
+            type=request.type,
+            name=name,
+            level=level,
+            token_hash=tokens.token_hash(token) if token else None,
+            account=player.name if mine and player is not None else None,
+        )
         seats.append(seat)
         answer.append(
             SeatInfo(
                 seat=k,
                 type=request.type,
-                name=shown_name(seat),
+                name=seat.shown_name,
                 level=level,
                 token=token,
-                account="account" in seat,
+                account=seat.account is not None,
             )
         )
     spectator = tokens.derived_token(creator_token, table_id, tokens.SPECTATOR_ROLE)
@@ -324,7 +320,7 @@ async def _create(service: Tables, body: CreateTable, player: Player | None) -> 
         tokens.token_hash(spectator),
         table_id,
     )
-    await service.create(row, body.clock, hints=body.hints)
+    await service.memory.create(row, body.clock, hints=body.hints)
     return CreatedTable(
         table_id=table_id, creator_token=creator_token, seats=answer, spectator_token=spectator
     )

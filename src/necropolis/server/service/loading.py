@@ -1,9 +1,10 @@
-"""Tables in and out of memory: starting and closing, loading a table on first use,
-creating one, catching up with what other processes committed, and forgetting the idle.
+"""Tables in and out of memory: loading a table on first use, creating one, keeping up
+with the other processes' news, and forgetting the idle.
 
 At start the tables in play are loaded and driven on (a slow or failing database retried
 with a capped back-off, never stopping the server); a keeper then catches up with news
-lost on the way (several processes) and forgets tables nobody has used for a while.
+lost on the way (several processes) and forgets tables nobody has used for a while. What
+a table does once loaded goes through the door (:mod:`.door`); this only holds them.
 """
 
 from __future__ import annotations
@@ -11,14 +12,19 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from typing import TYPE_CHECKING
 
-from necropolis.server import bots
 from necropolis.server.analyses import attach_hints
-from necropolis.server.db import TableRow, storage_failed
+from necropolis.server.broker import Broker
+from necropolis.server.db import Store, TableRow, storage_failed
 from necropolis.server.live import LiveTable
 from necropolis.server.models import ClockSettings
-from necropolis.server.service.base import RETRY_CAP, RETRY_FIRST, TablesBase
+from necropolis.server.service.door import Door
+from necropolis.server.service.health import RETRY_CAP, RETRY_FIRST
 from necropolis.server.service.storage import stored
+
+if TYPE_CHECKING:
+    from necropolis.server.clocks import Clocks
 
 log = logging.getLogger("necropolis.server")
 
@@ -28,18 +34,36 @@ POLL_SECONDS = 2.0
 IDLE_SECONDS = 600.0
 
 
-class Loading(TablesBase):
+class Memory:
     """The tables this process holds in memory: in, out, and up to date."""
+
+    def __init__(self, store: Store, broker: Broker, door: Door, clocks: Clocks) -> None:
+        self.store = store
+        self.broker = broker
+        self.door = door
+        self.clocks = clocks
+        self._live: dict[str, LiveTable] = {}
+        self._loading: dict[str, asyncio.Future[LiveTable | None]] = {}
+        self._keeper: asyncio.Task[None] | None = None
+        self._resumer: asyncio.Task[None] | None = None
 
     # --- life ------------------------------------------------------------------------
 
     async def start(self) -> None:
-        self._pool = bots.BotPool(self.bot_workers)
-        await self.broker.start(self.on_news)
-        await self.clocks.start()
+        """Load the tables in play (in a task of its own) and keep the memory."""
         playing = await asyncio.to_thread(self.store.playing)
         self._keeper = asyncio.create_task(self._keep(), name="keeper")
         self._resumer = asyncio.create_task(self._resume(playing), name="resume")
+
+    def close(self) -> None:
+        """Stop the keeper and every table's driver (the server is stopping)."""
+        if self._keeper is not None:
+            self._keeper.cancel()
+        if self._resumer is not None:
+            self._resumer.cancel()
+        for live in self._live.values():
+            if live.driver is not None:
+                live.driver.cancel()
 
     async def _resume(self, table_ids: list[str]) -> None:
         """Load the tables in play and drive on those whose turn is chance's or a bot's;
@@ -58,7 +82,7 @@ class Loading(TablesBase):
                     missed.append(table_id)
                     continue
                 if live is not None:
-                    self.drive(live)
+                    self.door.drive(live)
             table_ids = missed
             if missed:
                 await asyncio.sleep(wait)
@@ -74,8 +98,8 @@ class Loading(TablesBase):
                     watched = [t for t in self._live.values() if t.connections]
                     versions = await stored(self.store.versions, [t.id for t in watched])
                     for live in watched:
-                        if versions.get(live.id, 0) > live.version and await self.catch_up(live):
-                            live.tell()
+                        if versions.get(live.id, 0) > live.version:
+                            await self.door.catch_up(live)
                 self._forget_idle()
             except asyncio.CancelledError:
                 raise
@@ -88,23 +112,6 @@ class Loading(TablesBase):
             busy = live.connections or (live.driver is not None and not live.driver.done())
             if not busy and live.touched < limit and not live.lock.locked():
                 del self._live[table_id]
-
-    async def close(self) -> None:
-        self._closing = True
-        if self._keeper is not None:
-            self._keeper.cancel()
-        if self._resumer is not None:
-            self._resumer.cancel()
-        await self.clocks.close()
-        await self.analysis_runner.close()
-        for live in self._live.values():
-            if live.driver is not None:
-                live.driver.cancel()
-        await self.broker.close()
-        self.writer.close()
-        if self._pool is not None:
-            # Waiting lets the workers end in order (a decision takes at most a second).
-            await self._pool.close()
 
     # --- loading ---------------------------------------------------------------------
 
@@ -130,7 +137,7 @@ class Loading(TablesBase):
             live = None if found is None else await asyncio.to_thread(LiveTable, *found)
             if live is not None:
                 await self.clocks.attach(live)
-                attach_hints(live, await stored(self.analyses.hints_of, table_id))
+                attach_hints(live, await stored(self.door.analyses.hints_of, table_id))
                 self._live[table_id] = live
             future.set_result(live)
             return live
@@ -152,57 +159,30 @@ class Loading(TablesBase):
             return None
         return row, self.store.actions(table_id)
 
-    async def catch_up(self, live: LiveTable) -> bool:
-        """Read what other processes committed; True if the table changed."""
-        async with live.lock:
-            row, missed = await stored(self._read_since, live.id, live.version)
-            changed = row is not None and row.seats != live.row.seats
-            if row is not None:
-                live.row.seats = row.seats
-                live.row.status = row.status  # abandoned on another process (clocks)
-            if changed:
-                live.end_replaced()  # a seat given a new link on another process
-            for seat, action in missed:
-                live.apply(seat, action)
-            if live.hints:
-                # A hint asked on another process is every viewer's to see.
-                changed = (
-                    attach_hints(live, await stored(self.analyses.hints_of, live.id)) or changed
-                )
-        if changed or missed:
-            # The turn may now be chance's or a bot's: nothing else would play it here.
-            self.drive(live)
-        return changed or bool(missed)
-
-    def _read_since(
-        self, table_id: str, version: int
-    ) -> tuple[TableRow | None, list[tuple[int | None, int]]]:
-        return self.store.get(table_id), self.store.actions(table_id, version)
-
     async def on_news(self, table_id: str, version: int) -> None:
-        """Another process says ``table_id`` is at ``version``: catch up and tell."""
+        """Another process says ``table_id`` is at ``version``: catch up (and tell)."""
         live = self._live.get(table_id)
-        if live is None:
-            return
-        if await self.catch_up(live):
-            live.tell()
+        if live is not None:
+            await self.door.catch_up(live)
 
     # --- creating ---------------------------------------------------------------------
 
     async def create(
         self, row: TableRow, clock: ClockSettings | None = None, hints: bool = False
     ) -> LiveTable:
+        """Store a new table (its clock, whether it gives hints), hold it, and drive it (a
+        bot may begin)."""
         live = LiveTable(row, [])
         try:
             await stored(self.store.create, row)
             await self.clocks.created(live, clock)
             if hints:
-                await stored(self.analyses.allow_hints, row.id)
+                await stored(self.door.analyses.allow_hints, row.id)
                 live.hints = True
         except Exception as exc:
             if storage_failed(exc):
-                self.failed(None, exc)
+                self.door.failed(None, exc)
             raise
         self._live[row.id] = live
-        self.drive(live)
+        self.door.drive(live)
         return live
