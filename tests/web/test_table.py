@@ -86,10 +86,11 @@ def test_two_people_and_a_bot_play_luxor2001_to_the_end(
             expect(summary.get_by_text("Final scores")).to_be_visible()
             assert summary.locator("article").count() == 3
             page.screenshot(path=str(shots / f"luxor2001-summary-{name}.png"), full_page=True)
-        # Only the creator may ask for a rematch.
-        expect(ann.get_by_test_id("rematch")).to_be_visible()
-        assert bo.get_by_test_id("rematch").count() == 0
+        # Every player may ask to play again; a spectator is offered nothing.
+        expect(ann.get_by_test_id("play-again")).to_be_visible()
+        expect(bo.get_by_test_id("play-again")).to_be_visible()
         expect(watcher.locator("main.table.finished")).to_be_visible()
+        assert watcher.get_by_test_id("play-again").count() == 0
 
         # The replay, stepped forwards and back, from a seat's view.
         bo.get_by_test_id("replay").click()
@@ -129,9 +130,11 @@ def test_two_people_and_a_bot_play_luxor2001_to_the_end(
         record = json.loads(Path(download.value.path()).read_text())
         assert record["game"] == "luxor2001"
 
-        # The creator's rematch gives a new table with new links.
-        ann.get_by_test_id("rematch").click()
-        expect(ann.get_by_test_id("rematch-links")).to_be_visible()
+        # Ann asks to play again: she goes to the new table, which waits for Bo, who is
+        # told.
+        ann.get_by_test_id("play-again").click()
+        expect(ann.locator("main.table")).to_have_attribute("data-version", "0")
+        expect(bo.get_by_test_id("again-status")).to_be_visible()
         for page in (ann, bo, watcher):
             assert page_errors(page) == []
     finally:

@@ -38,6 +38,7 @@ from necropolis.server.routes import (
     clocks,
     front,
     games,
+    lobby,
     notices,
     ratings,
     socket,
@@ -126,7 +127,19 @@ def create_app(settings: Settings) -> FastAPI:
     # WebSocket is left alone: its state messages are small, see docs/protocol.md).
     app.add_middleware(GZipMiddleware, minimum_size=GZIP_MINIMUM)
     # In this order: the front-end's route answers every path, so it comes last.
-    routers = (accounts, chat, ratings, notices, clocks, games, tables, analysis, socket, front)
+    routers = (
+        accounts,
+        chat,
+        ratings,
+        notices,
+        clocks,
+        games,
+        lobby,
+        tables,
+        analysis,
+        socket,
+        front,
+    )
     for routes in routers:
         app.include_router(routes.router)
     add_handlers(app)

@@ -590,13 +590,15 @@ class Store:
         self._move_on(cursor, turn[-1], at)
         return True
 
-    def set_seats(self, table_id: str, seats: list[Seat]) -> None:
+    def set_seats(self, table_id: str, seats: list[Seat], began: datetime | None = None) -> None:
+        """Store the table's ``seats``; ``began``: the moment its match began, when the
+        last seat that waited for its person is taken (the table's ``created`` from then
+        on, from which its clocks run)."""
+        values: dict[str, Any] = {"seats": seats_json(seats), "updated": now()}
+        if began is not None:
+            values["created"] = began
         with self.engine.begin() as c:
-            c.execute(
-                update(tables)
-                .where(tables.c.id == table_id)
-                .values(seats=seats_json(seats), updated=now())
-            )
+            c.execute(update(tables).where(tables.c.id == table_id).values(**values))
 
     def mine(self, creator_hash: str) -> list[TableRow]:
         with self.engine.connect() as c:

@@ -84,6 +84,8 @@ def seat_states(live: LiveTable) -> list[dict[str, Any]]:
             "connected": not s.person or s.seat in connected,
             "standin": s.standin,
             "account": s.account is not None,
+            "waiting": s.waiting,
+            "open": s.open,
         }
         for s in live.row.seats
     ]
@@ -92,6 +94,14 @@ def seat_states(live: LiveTable) -> list[dict[str, Any]]:
 def _public(live: LiveTable, seats: list[dict[str, Any]]) -> dict[str, Any]:
     """The parts of a ``state`` message that are the same for every viewer."""
     state = live.state
+    if live.over:
+        acting: list[int] = []
+    elif live.waiting:
+        # Nobody acts until every seat is taken: the table waits for those people.
+        acting = [s.seat for s in live.row.seats if s.waiting]
+    else:
+        acting = list(state.acting_seats())
+    again = live.again
     return {
         "version": live.version,
         "status": "finished" if live.over else "playing",
@@ -99,12 +109,13 @@ def _public(live: LiveTable, seats: list[dict[str, Any]]) -> dict[str, Any]:
         "options": dict(live.game.options),
         "seats": seats,
         "current_player": state.current_player(),
-        "acting_seats": [] if live.over else list(state.acting_seats()),
+        "acting_seats": acting,
         "winners": winners(state.returns()) if state.is_terminal() else [],
         "hints": live.hints,
         "hints_used": [{"seat": seat, "index": index} for seat, index in live.hints_used],
         # the match's figures (a replay of its events): once, for every viewer of the version
         "statistics": state.statistics() if state.is_terminal() else [],
+        "again": None if again is None else {"table": again.table, "seats": list(again.seats)},
     }
 
 
@@ -131,7 +142,13 @@ def _state_data(
     # A seat with a turn in hand plays from its own position; no one else is shown it.
     state = live.position(seat)
     acting: list[int] = public["acting_seats"]
-    may_act = seat is not None and seat in acting and not live.is_bot(seat) and not live.over
+    may_act = (
+        seat is not None
+        and seat in acting
+        and not live.is_bot(seat)
+        and not live.over
+        and not live.waiting
+    )
     actions: list[dict[str, Any]] = []
     confirm: list[int] = []
     forfeits: list[int] = []
@@ -168,6 +185,7 @@ def _state_data(
         "forfeits": forfeits,
         "hints": public["hints"],
         "hints_used": public["hints_used"],
+        "again": public["again"],
         "clock": None,
     }
     _fill_log(live, data, seat, since)

@@ -43,9 +43,21 @@ CLOSE = "close"
 
 
 class Clocked(Protocol):
-    """A table's clock (:mod:`necropolis.server.clocks`), told of every applied action."""
+    """A table's clock (:mod:`necropolis.server.clocks`), told of every applied action,
+    and of the moment the match begins after waiting for its people."""
 
     def moved(self, live: LiveTable) -> None: ...
+
+    def began(self, live: LiveTable) -> None: ...
+
+
+@dataclass(frozen=True)
+class Again:
+    """A finished table's rematch: the new table, and the seats of this one whose people
+    accepted to play again (a bot's accept at once)."""
+
+    table: str
+    seats: tuple[int, ...]
 
 
 @dataclass(frozen=True)
@@ -158,6 +170,8 @@ class LiveTable:
         #: :mod:`necropolis.server.analyses`; every viewer is shown them).
         self.hints = False
         self.hints_used: list[tuple[int, int]] = []
+        #: Its rematch, once someone at the finished table asked to play again.
+        self.again: Again | None = None
         #: The legal actions of the seats asked about, at the state last asked about (see
         #: :meth:`legal`).
         self._legal: tuple[State, dict[int, list[int]]] | None = None
@@ -196,6 +210,12 @@ class LiveTable:
         """Whether a bot plays the seat now: a bot's seat, or a person's whose time ran out
         and whom a bot stands in for until they take the seat back (``standin``)."""
         return self.row.seats[seat].bot
+
+    @property
+    def waiting(self) -> bool:
+        """Whether the match waits for people to sit down (see ``Seat.waiting``): nobody
+        acts, no chance is drawn and no clock runs until every seat is taken."""
+        return any(s.waiting for s in self.row.seats)
 
     @property
     def over(self) -> bool:

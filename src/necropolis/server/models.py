@@ -167,8 +167,13 @@ class Rules(BaseModel):
 
 
 class SeatRequest(Strict):
-    type: SeatType
+    """A seat as the creator asks for it: their own (``me``), a friend's by link, another
+    person at their device (``hotseat``), a bot of ``level``, a seat ``open`` to anyone in
+    the lobby, or an account invited by its ``name`` (``invite``)."""
+
+    type: Literal["me", "link", "hotseat", "bot", "open", "invite"]
     level: Level | None = None
+    #: The seat's name (for ``invite``: the invited account's).
     name: Annotated[str, Field(max_length=40)] | None = None
 
 
@@ -202,6 +207,8 @@ class CreateTable(Strict):
     rated: bool = False
     #: Whether a seat may ask for hints (never at a rated table; every seat is told).
     hints: bool = False
+    #: The language its creator plays in, which the lobby shows beside an open table.
+    lang: Literal["en", "nl", "it"] = "en"
 
 
 class SeatInfo(BaseModel):
@@ -215,6 +222,10 @@ class SeatInfo(BaseModel):
     token: str | None = None
     #: Whether ``name`` is the name of the account that holds the seat.
     account: bool = False
+    #: Nobody sits here yet: the match waits for its person (see seats in docs/protocol.md).
+    waiting: bool = False
+    #: Anyone may take the seat from the lobby.
+    open: bool = False
 
 
 class CreatedTable(BaseModel):
@@ -242,6 +253,51 @@ class TableSummary(BaseModel):
 
 class HandToBot(Strict):
     level: Level
+
+
+class OpenTable(BaseModel):
+    """A table in the lobby's list: its game and options, its seats (``open`` the ones
+    free), how many are free, its clock (None: untimed), whether it is rated, and the
+    language its creator plays in."""
+
+    table_id: str
+    game: str
+    options: dict[str, Any]
+    players: int
+    seats: list[SeatInfo]
+    free: int
+    clock: ClockSettings | None
+    rated: bool
+    lang: str
+    created: datetime
+
+
+class Join(Strict):
+    """A person takes a free seat of an open table: a guest's ``name`` (a signed-in
+    person plays under their account's)."""
+
+    name: Annotated[str, Field(max_length=200)] | None = None
+
+
+class Again(Strict):
+    """A person at a finished table asks to play again, or accepts: the creator token of
+    their browser, if it has one (the first to ask makes the new table with it, and may
+    change its seats as its creator; without one, a new one is made)."""
+
+    creator_token: Annotated[str, Field(min_length=43, max_length=200)] | None = None
+
+
+class Seated(BaseModel):
+    """Where a person now sits: the table, the seat and its token (theirs alone: the link
+    ``/t/{table_id}#{token}`` opens it); ``creator_token``, when this request made the
+    table (a rematch) with a new one."""
+
+    table_id: str
+    seat: int
+    token: str
+    creator_token: str | None = None
+    #: This request made the rematch: its asker is the new table's creator.
+    made: bool = False
 
 
 class SeatName(Strict):
@@ -353,6 +409,18 @@ class SeatState(BaseModel):
     standin: bool = False
     #: Whether ``name`` is the name of the account that holds the seat.
     account: bool = False
+    #: Nobody sits here yet: the match waits for its person.
+    waiting: bool = False
+    #: Anyone may take the seat from the lobby.
+    open: bool = False
+
+
+class AgainState(BaseModel):
+    """A finished table's rematch: the new table, and the seats of this one whose people
+    accepted to play again (a bot's at once)."""
+
+    table: str
+    seats: list[int]
 
 
 class SeatClock(BaseModel):
@@ -444,6 +512,8 @@ class StateMessage(Sent):
     #: Whether the table allows hints, and every hint asked so far (shown to all).
     hints: bool = False
     hints_used: list[HintUse] = Field(default_factory=list)
+    #: A finished table's rematch, once someone asked to play again (null before).
+    again: AgainState | None = None
     #: The table's clocks, null for an untimed table (always the message's last field).
     clock: ClockState | None = None
 
@@ -489,6 +559,7 @@ class Refused(Sent):
         "unavailable",
         "nothing_to_undo",
         "no_hints",
+        "waiting_for_players",
     ]
     message: str
     version: int

@@ -8,7 +8,10 @@ guest who sits there), a bot's level, the hash of the token that opens it and th
 generation of its link, whether a bot stands in for its person (a clock ran out), and the
 name of the account that holds it. Seats never change in place: a change is a new seat
 (:func:`dataclasses.replace`) in a new list, which the table's one door stores
-(:mod:`necropolis.server.service.door`).
+(:mod:`necropolis.server.service.door`). A person seat may be *waiting*: nobody sits
+there yet (open to anyone in the lobby, kept for a player invited by name, or for a
+player of the match before who has not yet accepted to play again), and the match does
+not begin until every seat is taken.
 
 The name a seat shows is the account's when an account holds it, else the one given,
 else none: a client then writes its own default in its reader's language ("Player 2";
@@ -50,6 +53,14 @@ class Seat:
     standin: bool = False
     #: The name of the account that holds it (see server/accounts.py), if one does.
     account: str | None = None
+    #: Nobody sits here yet: the match waits for its person (a seat open to anyone in
+    #: the lobby, a player invited by name, a seat of a rematch not yet accepted).
+    waiting: bool = False
+    #: Anyone may take the seat from the lobby (the table is listed while one is open).
+    open: bool = False
+    #: Its token was made for the person who took it (from the lobby, or a rematch), not
+    #: derived from the creator's token: the creator is never shown it.
+    own_token: bool = False
 
     @property
     def person(self) -> bool:
@@ -83,6 +94,9 @@ class Seat:
             data["standin"] = True
         if self.account is not None:
             data["account"] = self.account
+        for flag in ("waiting", "open", "own_token"):
+            if getattr(self, flag):
+                data[flag] = True
         return data
 
     @classmethod
@@ -97,6 +111,9 @@ class Seat:
             link=int(data.get("link") or 0),
             standin=bool(data.get("standin")),
             account=data.get("account") or None,
+            waiting=bool(data.get("waiting")),
+            open=bool(data.get("open")),
+            own_token=bool(data.get("own_token")),
         )
 
 

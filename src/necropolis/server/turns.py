@@ -97,6 +97,10 @@ def snapshot(live: LiveTable) -> Snapshot:
     state = live.state
     if live.over:  # played to the end, or abandoned when a clock ran out
         return Snapshot(live.id, live.version, ())
+    if live.waiting:
+        # The match waits for people to sit down: a seat kept for an account (invited by
+        # name, or to a rematch) is that player's to take, as a turn is.
+        return Snapshot(live.id, live.version, tuple(s.seat for s in live.row.seats if s.waiting))
     # A seat a bot stands in for (its clock ran out) is not its person's to move.
     seats = tuple(s for s in state.acting_seats() if not live.is_bot(s))
     return Snapshot(live.id, live.version, seats)

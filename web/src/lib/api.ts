@@ -6,11 +6,11 @@
  */
 import type { ChatLine } from "./chat.svelte";
 import type { ClockSettings, ClockState } from "./clock";
-import type { AnalysisState, CreatedTable, GameInfo, History, Level, MyTable, OptionInfo, Replay, SeatInfo, SeatRequest, TableSummary, AccountSettings, Profile, TableRatings, Standing } from "./protocol";
+import type { AnalysisState, CreatedTable, GameInfo, History, Level, MyTable, OpenTable, OptionInfo, Replay, Seated, SeatInfo, SeatRequest, TableSummary, AccountSettings, Profile, TableRatings, Standing } from "./protocol";
 
 // The bodies are the server's types (lib/protocol.ts, generated from its models), under
 // the names the pages know them by.
-export type { AccountSettings, GameInfo, Profile, SeatRequest, Standing, TableRatings, TableSummary };
+export type { AccountSettings, GameInfo, OpenTable, Profile, Seated, SeatRequest, Standing, TableRatings, TableSummary };
 export type OptionSpec = OptionInfo;
 export type SeatType = SeatRequest["type"];
 export type CreatedSeat = SeatInfo;
@@ -60,8 +60,9 @@ export const api = {
   rules: (game: string, lang: string) =>
     call<{ language: string; markdown: string }>("GET", `/api/games/${encodeURIComponent(game)}/rules?lang=${encodeURIComponent(lang)}`),
   // rated: marked in the same request (a second one could come after a bot's first move).
-  create: (game: string, options: Record<string, unknown>, seats: SeatRequest[], creatorToken?: string | null, clock?: ClockSettings | null, rated = false, hints = false) =>
-    call<Created>("POST", "/api/tables", null, { game, options, seats, ...(creatorToken ? { creator_token: creatorToken } : {}), ...(clock && clock.mode !== "untimed" ? { clock } : {}), ...(rated ? { rated: true } : {}), ...(hints ? { hints: true } : {}) }),
+  // lang: the language the creator plays in, which the lobby shows beside an open table.
+  create: (game: string, options: Record<string, unknown>, seats: SeatRequest[], creatorToken?: string | null, clock?: ClockSettings | null, rated = false, hints = false, lang: "en" | "nl" | "it" = "en") =>
+    call<Created>("POST", "/api/tables", null, { game, options, seats, lang, ...(creatorToken ? { creator_token: creatorToken } : {}), ...(clock && clock.mode !== "untimed" ? { clock } : {}), ...(rated ? { rated: true } : {}), ...(hints ? { hints: true } : {}) }),
   mine: (creatorToken: string) => call<TableSummary[]>("GET", "/api/tables/mine", creatorToken),
   table: (id: string, token: string) => call<TableSummary>("GET", `/api/tables/${encodeURIComponent(id)}`, token),
   rematch: (id: string, creatorToken: string) => call<Created>("POST", `/api/tables/${encodeURIComponent(id)}/rematch`, creatorToken),
@@ -72,6 +73,13 @@ export const api = {
     call<{ clock: ClockState | null }>("POST", `/api/tables/${encodeURIComponent(id)}/seats/${seat}/back`, token),
   newLink: (id: string, seat: number, creatorToken: string) =>
     call<TableSummary>("POST", `/api/tables/${encodeURIComponent(id)}/seats/${seat}/link`, creatorToken),
+  /** The open tables in play, newest first (the lobby's list). */
+  lobby: () => call<OpenTable[]>("GET", "/api/lobby"),
+  /** Take a free seat of an open table (a guest's `name`; an account plays under its own). */
+  join: (id: string, name: string | null) => call<Seated>("POST", `/api/tables/${encodeURIComponent(id)}/join`, null, name ? { name } : {}),
+  /** Ask to play again at a finished table, or accept (`creatorToken`: this browser's, if it has one). */
+  again: (id: string, token: string, creatorToken: string | null) =>
+    call<Seated>("POST", `/api/tables/${encodeURIComponent(id)}/again`, token, creatorToken ? { creator_token: creatorToken } : {}),
   /** The guest at the seat (its own token) chooses the name it shows. */
   nameSeat: (id: string, seat: number, name: string, token: string) =>
     call<TableSummary>("POST", `/api/tables/${encodeURIComponent(id)}/seats/${seat}/name`, token, { name }),

@@ -13,7 +13,7 @@ function state(version: number, log: LogEntry[], steps: Step[] = [], actions = 0
     seats: [], view: { at: version }, current_player: 0, acting_seats: [0], prompt: null,
     actions: Array.from({ length: actions }, (_, i) => ({ action: i, kind: "do", params: {}, targets: [], text: "x" })),
     events: [], log, log_from: log.length ? Math.min(...log.map((e) => e.index)) : version, breakdown: [], winners: [], statistics: [], steps,
-    pending: 0, pending_log: [], confirm: [], forfeits: [], hints: false, hints_used: [], clock: null,
+    pending: 0, pending_log: [], confirm: [], forfeits: [], hints: false, hints_used: [], again: null, clock: null,
   };
 }
 

@@ -59,6 +59,22 @@ export interface FollowUp {
   text: string;
 }
 /**
+ * A person at a finished table asks to play again, or accepts: the creator token of
+ * their browser, if it has one (the first to ask makes the new table with it, and may
+ * change its seats as its creator; without one, a new one is made).
+ */
+export interface Again {
+  creator_token?: string | null;
+}
+/**
+ * A finished table's rematch: the new table, and the seats of this one whose people
+ * accepted to play again (a bot's at once).
+ */
+export interface AgainState {
+  table: string;
+  seats: number[];
+}
+/**
  * Where a finished match's analysis stands: ``queued``, ``running`` (``done`` of
  * ``total`` moments weighed), ``done`` or ``failed`` (``error`` says why); ``analysis``
  * is the last one made (``necropolis analyse --json``'s form), kept while a deeper one
@@ -186,9 +202,15 @@ export interface CreateTable {
   clock?: ClockSettings | null;
   rated?: boolean;
   hints?: boolean;
+  lang?: "en" | "nl" | "it";
 }
+/**
+ * A seat as the creator asks for it: their own (``me``), a friend's by link, another
+ * person at their device (``hotseat``), a bot of ``level``, a seat ``open`` to anyone in
+ * the lobby, or an account invited by its ``name`` (``invite``).
+ */
 export interface SeatRequest {
-  type: "me" | "link" | "hotseat" | "bot";
+  type: "me" | "link" | "hotseat" | "bot" | "open" | "invite";
   level?: Level | null;
   name?: string | null;
 }
@@ -205,6 +227,8 @@ export interface SeatInfo {
   level: Level | null;
   token?: string | null;
   account?: boolean;
+  waiting?: boolean;
+  open?: boolean;
 }
 export interface Credentials {
   name: string;
@@ -311,6 +335,13 @@ export interface Point {
   rating: number;
 }
 /**
+ * A person takes a free seat of an open table: a guest's ``name`` (a signed-in
+ * person plays under their account's).
+ */
+export interface Join {
+  name?: string | null;
+}
+/**
  * A line of the log: ``index`` is the position in the history of the action that
  * caused it, ``seat`` the acting seat (None: chance).
  */
@@ -360,6 +391,25 @@ export interface NewPassword {
   old: string;
   new: string;
 }
+/**
+ * A table in the lobby's list: its game and options, its seats (``open`` the ones
+ * free), how many are free, its clock (None: untimed), whether it is rated, and the
+ * language its creator plays in.
+ */
+export interface OpenTable {
+  table_id: string;
+  game: string;
+  options: {
+    [k: string]: unknown;
+  };
+  players: number;
+  seats: SeatInfo[];
+  free: number;
+  clock: ClockSettings | null;
+  rated: boolean;
+  lang: string;
+  created: string;
+}
 export interface Pong {
   type: "pong";
 }
@@ -408,7 +458,8 @@ export interface Refused {
     | "finished"
     | "unavailable"
     | "nothing_to_undo"
-    | "no_hints";
+    | "no_hints"
+    | "waiting_for_players";
   message: string;
   version: number;
 }
@@ -491,6 +542,20 @@ export interface SeatState {
   connected: boolean;
   standin?: boolean;
   account?: boolean;
+  waiting?: boolean;
+  open?: boolean;
+}
+/**
+ * Where a person now sits: the table, the seat and its token (theirs alone: the link
+ * ``/t/{table_id}#{token}`` opens it); ``creator_token``, when this request made the
+ * table (a rematch) with a new one.
+ */
+export interface Seated {
+  table_id: string;
+  seat: number;
+  token: string;
+  creator_token?: string | null;
+  made?: boolean;
 }
 export interface StateMessage {
   type: "state";
@@ -524,6 +589,7 @@ export interface StateMessage {
   forfeits: number[];
   hints: boolean;
   hints_used: HintUse[];
+  again: AgainState | null;
   clock: ClockState | null;
 }
 /**

@@ -86,6 +86,8 @@ class Clock:
         self.bots: frozenset[int] = frozenset()
         self.timeouts = [0] * players
         self.abandoned: int | None = None
+        #: The match waits for people to sit down: nobody's time runs until it begins.
+        self.paused = False
         #: Actions and events folded in.
         self.version = 0
         self.events = 0
@@ -101,7 +103,7 @@ class Clock:
         return seat not in self.bots and seat not in self.standins
 
     def _to_run(self, state: State) -> tuple[int, ...]:
-        if self.abandoned is not None or state.is_terminal():
+        if self.abandoned is not None or self.paused or state.is_terminal():
             return ()
         if state.is_chance_node():
             # Chance spends nobody's time and ends nobody's turn.
@@ -155,10 +157,20 @@ class Clock:
             self.abandoned = seat
             self._run(state, at, timed_out=seat)
 
-    def start(self, state: State, bots: frozenset[int]) -> None:
-        """Begin at the table's first position (``since`` is when the table was made)."""
+    def start(self, state: State, bots: frozenset[int], waiting: bool = False) -> None:
+        """Begin at the table's first position (``since`` is when the table was made, or
+        when its match began after ``waiting`` for its people: then nothing runs yet)."""
         self.bots = bots
+        self.paused = waiting
         self._run(state, self.since)
+
+    def began(self, live: LiveTable) -> None:
+        """The match begins now that every seat is taken: the table's ``created`` is the
+        moment it began, from which its clocks run."""
+        self.paused = False
+        self.since = epoch(live.row.created)
+        self.bots = bots_of(live.row)
+        self._run(live.state, self.since)
 
     def seat_bots(self, bots: frozenset[int], state: State, at: float) -> None:
         """The seats bots play for good changed (the creator handed one to a bot)."""
@@ -238,7 +250,8 @@ class Clock:
         bots = bots_of(live.row)
         standins = {s.seat for s in live.row.seats if s.standin} - bots
         abandoned = live.row.status == FINISHED and not live.state.is_terminal()
-        if standins != self.standins - bots or (abandoned and self.abandoned is None):
+        began = self.paused and not live.waiting  # (on another process)
+        if standins != self.standins - bots or (abandoned and self.abandoned is None) or began:
             was = self.stale
             self.stale = True
             if not was and self.on_change is not None:
@@ -263,7 +276,7 @@ def replay(
     game = load_game(row.game, **row.options)
     clock = Clock(row.id, settings, game.num_players, epoch(row.created))
     state = game.new_initial_state()
-    clock.start(state, bots_of(row))
+    clock.start(state, bots_of(row), any(s.waiting for s in row.seats))
     pending = sorted(events, key=lambda e: e.index)
     at_now = time.time()
     k = 0

@@ -88,7 +88,7 @@ class Clocks:
 
         await stored(self.store.create, live.id, settings)
         clock = Clock(live.id, settings, live.game.num_players, epoch(live.row.created))
-        clock.start(live.state, bots_of(live.row))
+        clock.start(live.state, bots_of(live.row), live.waiting)
         self._adopt(live, clock)
 
     async def attach(self, live: LiveTable) -> None:
@@ -240,7 +240,7 @@ class Clocks:
         # written one first (or the table moved on in the database).
         wrote: list[Event | None] = []
 
-        async def write(seats: list[Seat] | None = None) -> Event | None:
+        async def write(seats: list[Seat] | None = None, _began: object = None) -> Event | None:
             event = await stored(
                 self.store.time_out, live.id, version, seat, kind, seats, rule == "abandon"
             )
@@ -311,7 +311,7 @@ class Clocks:
         """The seat's person takes it back from the bot that stood in for it."""
         from necropolis.server.service import stored
 
-        async def write(seats: list[Seat]) -> Event | None:
+        async def write(seats: list[Seat], _began: object) -> Event | None:
             return await stored(self.store.take_back, live.id, seat, seats)
 
         def done(event: Event) -> None:

@@ -209,6 +209,10 @@ async def admit(conn: HTTPConnection, table_id: str, seat: int | None, token: st
         if claim is None:
             return None
     if player is not None and player.id == claim.player_id:
+        live = await tables_of(conn).get(table_id)
+        if live is not None and live.row.seats[seat].waiting:
+            # Invited (by name, or to a rematch), the player sits down by opening it.
+            await tables_of(conn).door.sit(live, seat)
         return None
     return "This seat belongs to a player's account: sign in as that player to take it."
 
@@ -238,14 +242,17 @@ async def _claim_seat(
             return None
         raise
     _remember(_CLAIMS, (table_id, seat), claim)
-    _claimed(conn, table_id)
+    claimed(conn, table_id)
     return claim
 
 
-def _claimed(conn: HTTPConnection, table_id: str) -> None:
-    """Tell the turn notices that an account now holds a seat at the table."""
+def claimed(conn: HTTPConnection, table_id: str) -> None:
+    """Tell the turn notices that an account now holds a seat at the table, and have them
+    mark whose turn it is there: a seat kept for an account (invited, or at a rematch)
+    is theirs to take before the table moves at all."""
     notices: Notices = conn.app.state.notices
     notices.claimed(table_id)
+    notices.moved(table_id)
 
 
 async def claim_created(request: Request, created: CreatedTable, player: Player | None) -> None:
@@ -258,7 +265,7 @@ async def claim_created(request: Request, created: CreatedTable, player: Player 
             await stored(
                 accounts_of(request).claim, created.table_id, seat.seat, player.id, seat.token
             )
-            _claimed(request, created.table_id)
+            claimed(request, created.table_id)
             return
 
 

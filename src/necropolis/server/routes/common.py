@@ -122,6 +122,8 @@ def table_summary(row: db.TableRow, version: int | None = None) -> TableSummary:
                 name=s.shown_name,
                 level=s.level,
                 account=s.account is not None,
+                waiting=s.waiting,
+                open=s.open,
             )
             for s in row.seats
         ],

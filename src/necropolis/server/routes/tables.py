@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import json
-from typing import Annotated, Any
+from typing import Annotated, Any, cast
 
 from fastapi import APIRouter, Header, Query, Request
 from fastapi.responses import Response
@@ -47,7 +47,7 @@ from necropolis.server.routes.common import (
     tables_of,
     with_deadlines,
 )
-from necropolis.server.seats import Seat
+from necropolis.server.seats import Seat, SeatType
 from necropolis.server.service import Tables, new_row, new_table_id, stored
 from necropolis.server.written import clean_name
 
@@ -62,6 +62,8 @@ async def create_table(request: Request, body: CreateTable) -> CreatedTable:
     player = await account_routes.signed_in(request, for_writing=True)
     created = await _create(tables_of(request), body, player)
     await account_routes.claim_created(request, created, player)
+    if any(s.type == "invite" for s in body.seats):
+        account_routes.claimed(request, created.table_id)
     if body.rated:
         # Marked in the same request, so that a bot that moves first cannot make it late.
         await rating_routes.mark(request, created.table_id, body)
@@ -246,7 +248,8 @@ def _finished(live: LiveTable) -> None:
 
 def _reveal_tokens(summary: TableSummary, creator_token: str, row: db.TableRow) -> None:
     for seat in summary.seats:
-        if seat.type in PERSON_TYPES:
+        # (a seat taken from the lobby, or at a rematch, has its person's own token)
+        if seat.type in PERSON_TYPES and not row.seats[seat.seat].own_token:
             generation = row.seats[seat.seat].link
             seat.token = tokens.derived_token(
                 creator_token, summary.table_id, tokens.seat_role(seat.seat, generation)
@@ -279,36 +282,49 @@ async def _create(service: Tables, body: CreateTable, player: Player | None) -> 
         raise ApiError(400, "bad_clock", str(exc)) from None
     creator_token = body.creator_token or tokens.new_token()
     table_id = new_table_id()
+    invited = await _invited(service, body, player)
     seats: list[Seat] = []
     answer: list[SeatInfo] = []
     for k, request in enumerate(body.seats):
-        person = request.type in PERSON_TYPES
+        person = request.type != "bot"
         level = None if person else (request.level or DEFAULT_LEVEL)
         # No name given: null, which every client writes in its own language ("Player 2").
         name = clean_name(request.name or "") or None
+        # An open seat's token is made for whoever takes it: nobody has it before.
         token = (
-            tokens.derived_token(creator_token, table_id, tokens.seat_role(k)) if person else None
+            tokens.derived_token(creator_token, table_id, tokens.seat_role(k))
+            if person and request.type != "open"
+            else None
         )
         # The first "me" seat is the one a signed-in creator's account claims (see
         # claim_created): it shows the account's name from the start.
         mine = request.type == "me" and not any(s.type == "me" for s in seats)
+        account = player.name if mine and player is not None else None
+        if request.type == "invite":
+            account, name = invited[k].name, None
         seat = Seat(
             seat=k,
-            type=request.type,
-            name=name,
+            # (an open seat, and an invited one, is a friend's seat that waits for them)
+            type="link" if request.type in ("open", "invite") else cast(SeatType, request.type),
+            name=None if request.type == "open" else name,
             level=level,
             token_hash=tokens.token_hash(token) if token else None,
-            account=player.name if mine and player is not None else None,
+            account=account,
+            waiting=request.type in ("open", "invite"),
+            open=request.type == "open",
+            own_token=request.type == "open",
         )
         seats.append(seat)
         answer.append(
             SeatInfo(
                 seat=k,
-                type=request.type,
+                type=seat.type,
                 name=seat.shown_name,
                 level=level,
                 token=token,
                 account=seat.account is not None,
+                waiting=seat.waiting,
+                open=seat.open,
             )
         )
     spectator = tokens.derived_token(creator_token, table_id, tokens.SPECTATOR_ROLE)
@@ -321,6 +337,33 @@ async def _create(service: Tables, body: CreateTable, player: Player | None) -> 
         table_id,
     )
     await service.memory.create(row, body.clock, hints=body.hints)
+    for k, who in invited.items():
+        # The invited account holds its seat from the start: the table is in their "my
+        # tables", and their notices say it waits for them.
+        token = answer[k].token
+        assert token is not None
+        await stored(service.door.accounts.claim, table_id, k, who.id, token)
+    if any(s.open for s in seats):
+        await stored(service.door.lobby.list_table, table_id, body.lang)
     return CreatedTable(
         table_id=table_id, creator_token=creator_token, seats=answer, spectator_token=spectator
     )
+
+
+async def _invited(service: Tables, body: CreateTable, player: Player | None) -> dict[int, Player]:
+    """The accounts invited by name to ``body``'s seats, by seat: each must exist, and be
+    neither the creator nor invited twice."""
+    found: dict[int, Player] = {}
+    for k, request in enumerate(body.seats):
+        if request.type != "invite":
+            continue
+        known = await stored(service.door.accounts.by_name, request.name or "")
+        if known is None:
+            raise ApiError(404, "no_such_player", f"There is no player called {request.name!r}.")
+        who = known[0]
+        if player is not None and who.id == player.id:
+            raise ApiError(400, "bad_seats", "You have your own seat: invite someone else.")
+        if any(other.id == who.id for other in found.values()):
+            raise ApiError(400, "bad_seats", f"{who.name} is invited to one seat only.")
+        found[k] = who
+    return found

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Awaitable, Callable, Sequence
+from datetime import datetime
 from typing import TypeVar
 
 from necropolis.bots.levels import Level
@@ -38,7 +39,8 @@ from necropolis.server.db import (
     now,
     storage_failed,
 )
-from necropolis.server.live import STEPS_KEPT, LiveTable, Turn
+from necropolis.server.live import STEPS_KEPT, Again, LiveTable, Turn
+from necropolis.server.lobby import Claiming, Lobby
 from necropolis.server.seats import Seat, changed
 from necropolis.server.service.driving import Driver
 from necropolis.server.service.health import Health, Refusal
@@ -47,10 +49,12 @@ from necropolis.server.service.thinking import Thinker
 
 T = TypeVar("T")
 
-#: How a change of seats is written: given the seats as they will be, it stores them (with
-#: whatever goes with them in the same transaction) and answers what it wrote, or None
-#: when it wrote nothing (the table moved on meanwhile: nothing changes).
-SeatsWrite = Callable[[list[Seat]], Awaitable[T | None]]
+#: How a change of seats is written: given the seats as they will be, and the moment the
+#: match begins if the change takes the last seat that waited for its person (the table's
+#: ``created`` from then on), it stores them (with whatever goes with them in the same
+#: transaction) and answers what it wrote, or None when it wrote nothing (the table moved
+#: on meanwhile, or someone else took the seat first: nothing changes).
+SeatsWrite = Callable[[list[Seat], datetime | None], Awaitable[T | None]]
 
 
 class Door:
@@ -67,6 +71,8 @@ class Door:
         self.accounts = Accounts(store.engine)
         #: Finished tables' analyses and the tables' hints (server/analyses.py).
         self.analyses = AnalysisStore(store.engine)
+        #: Open tables and rematches, whose seats people take.
+        self.lobby = Lobby(store.engine)
         #: Plays the tables' chance and bots through this door.
         self.driver = Driver(self, thinker, health)
 
@@ -182,7 +188,7 @@ class Door:
         a decision); False if none is due (a seat decides, or the match is over). A storage
         failure is raised (the driver retries)."""
         async with live.lock:
-            if live.over or live.state.current_player() != CHANCE:
+            if live.over or live.waiting or live.state.current_player() != CHANCE:
                 return False
             # (an empty turn: _commit adds the chance outcomes due)
             refused = await self._commit(live, None, [])
@@ -267,20 +273,31 @@ class Door:
             new = seats(live.row.seats)
             if new is None:
                 return None
-            written = await write(new)
+            # The last seat that waited is taken: the match begins now.
+            began = now() if live.waiting and not any(s.waiting for s in new) else None
+            written = await write(new, began)
             if written is None:
                 return None
             live.row.seats = new
             if drop is not None:
                 live.turns.pop(drop, None)
+            if began is not None:
+                live.row.created = began
+                if live.clock is not None:
+                    live.clock.began(live)
             if done is not None:
                 done(written)
         self._changed(live)
         return written
 
-    async def _set_seats(self, live: LiveTable, seats: list[Seat]) -> bool:
-        await stored(self.store.set_seats, live.id, seats)
-        return True
+    def _plain(self, live: LiveTable) -> SeatsWrite[bool]:
+        """The write of a change of seats that has nothing else to go with it."""
+
+        async def write(seats: list[Seat], began: datetime | None) -> bool:
+            await stored(self.store.set_seats, live.id, seats, began)
+            return True
+
+        return write
 
     async def new_link(self, live: LiveTable, seat: int, creator_token: str) -> str:
         """Give the person seat ``seat`` a new link (its next generation's token), and
@@ -292,11 +309,25 @@ class Door:
             generation = seats[seat].link + 1
             token = tokens.derived_token(creator_token, live.id, tokens.seat_role(seat, generation))
             found.append(token)
-            return changed(seats, seat, link=generation, token_hash=tokens.token_hash(token))
+            # (a seat open to the lobby, or kept for someone, is a friend's seat from now
+            # on: the creator passes its link on)
+            return changed(
+                seats,
+                seat,
+                link=generation,
+                token_hash=tokens.token_hash(token),
+                own_token=False,
+                waiting=False,
+                open=False,
+            )
 
         # A turn in hand belonged to the old link's holder: the new one starts afresh.
         await self._reseat(
-            live, relinked, lambda s: self._set_seats(live, s), drop=seat, done=self._unlinked(live)
+            live,
+            relinked,
+            self._plain(live),
+            drop=seat,
+            done=self._unlinked(live),
         )
         return found[0]
 
@@ -311,8 +342,11 @@ class Door:
         # The person's turn in hand was never committed: the bot plays from the record.
         await self._reseat(
             live,
-            lambda seats: changed(seats, seat, type="bot", level=level, token_hash=None),
-            lambda s: self._set_seats(live, s),
+            # (a seat that waited for its person, given up on, waits no more)
+            lambda seats: changed(
+                seats, seat, type="bot", level=level, token_hash=None, waiting=False, open=False
+            ),
+            self._plain(live),
             drop=seat,
         )
 
@@ -323,7 +357,7 @@ class Door:
         made here, or one made first by someone else (then nothing changed)."""
         claims: list[Claim] = []
 
-        async def write(seats: list[Seat]) -> Claim | None:
+        async def write(seats: list[Seat], _began: datetime | None) -> Claim | None:
             claim = await stored(self.accounts.claim, live.id, seat, player.id, token, seats)
             claims.append(claim)
             return claim if claim.player_id == player.id else None
@@ -335,8 +369,99 @@ class Door:
         """The person seat ``seat`` is called ``name`` (cleaned) from now on: the guest
         who sits there chose it."""
         await self._reseat(
-            live, lambda seats: changed(seats, seat, name=name), lambda s: self._set_seats(live, s)
+            live,
+            lambda seats: changed(seats, seat, name=name),
+            self._plain(live),
         )
+
+    async def join(
+        self, live: LiveTable, token: str, name: str | None, player: Player | None
+    ) -> int | Refusal:
+        """A person takes an open seat of the table from the lobby (the first open one),
+        with the seat's new ``token`` (their own: the creator is never shown it), their
+        ``name`` as a guest or their account (``player``), which claims the seat in the
+        same transaction. Answers the seat, or why not."""
+        taken: list[int] = []
+        refused: list[Refusal] = []
+
+        def seats(now: list[Seat]) -> list[Seat] | None:
+            free = [s for s in now if s.open]
+            if live.over or not free:
+                refused.append(Refusal("no_free_seat", "This table has no free seat any more."))
+                return None
+            if player is not None and any(s.account == player.name for s in now):
+                refused.append(Refusal("already_seated", "You have a seat at this table."))
+                return None
+            seat = free[0].seat
+            taken.append(seat)
+            return changed(
+                now,
+                seat,
+                open=False,
+                waiting=False,
+                own_token=True,
+                token_hash=tokens.token_hash(token),
+                name=name,
+                account=None if player is None else player.name,
+            )
+
+        async def write(new: list[Seat], began: datetime | None) -> bool | None:
+            seat = taken[0]
+            claiming = None if player is None else Claiming(seat, player.id, token)
+            done = await stored(self.lobby.take, live.id, seat, new, claiming, began)
+            return True if done else None
+
+        if await self._reseat(live, seats, write) is None:
+            # (nothing written: the seat was taken first, on another process)
+            return refused[0] if refused else Refusal("no_free_seat", "Someone took it first.")
+        return taken[0]
+
+    async def sit(self, live: LiveTable, seat: int) -> None:
+        """The account that holds the waiting seat ``seat`` (a player invited by name, or
+        to a rematch) opened it: they sit down, and the match begins once nobody else is
+        waited for."""
+
+        def seats(now: list[Seat]) -> list[Seat] | None:
+            return changed(now, seat, waiting=False) if now[seat].waiting else None
+
+        await self._reseat(live, seats, self._plain(live))
+
+    async def accept(
+        self,
+        live: LiveTable,
+        seat: int,
+        token: str | None,
+        finished: str,
+        accepted: Callable[[], list[int]],
+    ) -> bool:
+        """The person of ``seat`` of this table, the rematch of the ``finished`` one,
+        accepted it: they sit down with ``token`` (their own new one; None: the seat's
+        own, made for their account with the rematch), ``accepted`` giving the finished
+        table's seats that accepted with them. False when the seat was taken first."""
+
+        def seats(now: list[Seat]) -> list[Seat] | None:
+            if not now[seat].waiting:
+                return None
+            if token is None:
+                return changed(now, seat, waiting=False)
+            return changed(
+                now, seat, waiting=False, own_token=True, token_hash=tokens.token_hash(token)
+            )
+
+        async def write(new: list[Seat], began: datetime | None) -> bool | None:
+            done = await stored(
+                self.lobby.accept_again, finished, accepted(), live.id, seat, new, began
+            )
+            return True if done else None
+
+        return await self._reseat(live, seats, write) is not None
+
+    def again(self, live: LiveTable, again: Again) -> None:
+        """The finished table's rematch is ``again`` now (made, or accepted by one more
+        seat): everyone at it is told."""
+        live.again = again
+        live.sent = None  # (the messages kept for this version did not say it)
+        self._changed(live)
 
     async def stand_in(
         self,
@@ -423,6 +548,7 @@ class Door:
             if row is not None:
                 live.row.seats = row.seats
                 live.row.status = row.status  # abandoned on another process (clocks)
+                live.row.created = row.created  # the match began (its seats all taken)
             if seated:
                 live.end_replaced()  # a seat given a new link on another process
             for seat, action in missed:
@@ -431,11 +557,21 @@ class Door:
             hinted = live.hints and attach_hints(
                 live, await stored(self.analyses.hints_of, live.id)
             )
-        if seated or missed or hinted:
+            again = None
+            if live.over:
+                # A rematch asked for, or accepted, on another process.
+                found = await stored(self.lobby.again_of, live.id)
+                again = None if found is None else Again(found[0], tuple(found[1]))
+                if again == live.again:
+                    again = None
+                else:
+                    live.again = again
+                    live.sent = None
+        if seated or missed or hinted or again is not None:
             live.tell()
             # The turn may now be chance's or a bot's: nothing else would play it here.
             self.driver.drive(live)
-        return seated or bool(missed) or hinted
+        return seated or bool(missed) or hinted or again is not None
 
     def _read_since(
         self, table_id: str, version: int
@@ -451,6 +587,8 @@ class Door:
         client saw the table's version and the seat's turn in hand as they are."""
         if live.over:
             return Refusal("finished", "This match is over.")
+        if live.waiting:
+            return Refusal("waiting_for_players", "The match begins once every seat is taken.")
         if live.is_bot(seat) != bot:
             return Refusal("seat_taken_by_bot", "A bot plays this seat now.")
         turn = live.turns.get(seat)

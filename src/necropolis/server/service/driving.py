@@ -91,7 +91,7 @@ class Driver:
                 continue
             async with live.lock:
                 state = live.state
-                if live.over:
+                if live.over or live.waiting:
                     return
                 seats = [s for s in state.acting_seats() if live.is_bot(s)]
                 if not seats:

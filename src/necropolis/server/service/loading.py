@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 from necropolis.server.analyses import attach_hints
 from necropolis.server.broker import Broker
 from necropolis.server.db import Store, TableRow, storage_failed
-from necropolis.server.live import LiveTable
+from necropolis.server.live import Again, LiveTable
 from necropolis.server.models import ClockSettings
 from necropolis.server.service.door import Door
 from necropolis.server.service.health import RETRY_CAP, RETRY_FIRST
@@ -138,6 +138,10 @@ class Memory:
             if live is not None:
                 await self.clocks.attach(live)
                 attach_hints(live, await stored(self.door.analyses.hints_of, table_id))
+                if live.over:
+                    again = await stored(self.door.lobby.again_of, table_id)
+                    if again is not None:
+                        live.again = Again(again[0], tuple(again[1]))
                 self._live[table_id] = live
             future.set_result(live)
             return live
@@ -172,9 +176,21 @@ class Memory:
     ) -> LiveTable:
         """Store a new table (its clock, whether it gives hints), hold it, and drive it (a
         bot may begin)."""
-        live = LiveTable(row, [])
         try:
             await stored(self.store.create, row)
+        except Exception as exc:
+            if storage_failed(exc):
+                self.door.failed(None, exc)
+            raise
+        return await self.adopt(row, clock, hints)
+
+    async def adopt(
+        self, row: TableRow, clock: ClockSettings | None = None, hints: bool = False
+    ) -> LiveTable:
+        """Hold a new table whose row is stored already (a rematch's, written with the
+        rematch itself): store its clock and whether it gives hints, and drive it."""
+        live = LiveTable(row, [])
+        try:
             await self.clocks.created(live, clock)
             if hints:
                 await stored(self.door.analyses.allow_hints, row.id)
