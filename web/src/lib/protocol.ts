@@ -410,6 +410,20 @@ export interface OpenTable {
   lang: string;
   created: string;
 }
+/**
+ * A finished match of the player's: where they sat, everyone's seat and final score,
+ * the player's place (1: first, a tie sharing it) and whether they won.
+ */
+export interface PastMatch {
+  table_id: string;
+  game: string;
+  finished: string;
+  seat: number;
+  seats: SeatInfo[];
+  scores: number[];
+  place: number;
+  won: boolean;
+}
 export interface Pong {
   type: "pong";
 }
@@ -431,6 +445,7 @@ export interface Profile {
   name: string;
   since: string;
   games: GameRecord[];
+  matches?: PastMatch[];
 }
 /**
  * What a seat is asked now.

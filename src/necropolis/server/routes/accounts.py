@@ -36,7 +36,7 @@ from necropolis.server.accounts import (
     name_key,
 )
 from necropolis.server.errors import ERRORS, ApiError
-from necropolis.server.models import CreatedTable, TableSummary
+from necropolis.server.models import CreatedTable, SeatInfo, TableSummary
 from necropolis.server.notices import Notices
 from necropolis.server.routes.common import app_store, table_summary, tables_of, with_deadlines
 from necropolis.server.service import stored
@@ -83,10 +83,26 @@ class GameRecord(BaseModel):
     wins: int
 
 
+class PastMatch(BaseModel):
+    """A finished match of the player's: where they sat, everyone's seat and final score,
+    the player's place (1: first, a tie sharing it) and whether they won."""
+
+    table_id: str
+    game: str
+    finished: datetime
+    seat: int
+    seats: list[SeatInfo]
+    scores: list[float]
+    place: int
+    won: bool
+
+
 class Profile(BaseModel):
     name: str
     since: datetime
     games: list[GameRecord]
+    #: The player's finished matches, the newest first (at most :data:`PAST_MATCHES`).
+    matches: list[PastMatch] = Field(default_factory=list)
 
 
 # --- the pieces every route uses --------------------------------------------------------
@@ -404,31 +420,67 @@ async def my_tables(request: Request) -> list[MyTable]:
     return found
 
 
-#: Finished tables' returns, by table id (a finished table never changes).
-_RETURNS: dict[str, list[float]] = {}
+#: The most past matches a profile lists.
+PAST_MATCHES = 50
+
+#: Finished tables' returns and scores, by table id (a finished table never changes).
+_RESULTS: dict[str, tuple[list[float], list[float]]] = {}
 
 
-def _returns(store: db.Store, row: db.TableRow) -> list[float]:
-    found = _RETURNS.get(row.id)
+def _result(store: db.Store, row: db.TableRow) -> tuple[list[float], list[float]]:
+    found = _RESULTS.get(row.id)
     if found is None:
         from necropolis.server.ratings import final_result
 
-        found = _RETURNS[row.id] = final_result(store.engine, store, row)[0]
+        found = _RESULTS[row.id] = final_result(store.engine, store, row)
     return found
 
 
-def _records(store: db.Store, rows: list[tuple[Claim, str, str, Any]]) -> list[GameRecord]:
-    """The player's finished games and wins per game, from their claims' ``rows``."""
+def _won(returns: list[float], seat: int) -> bool:
+    """Whether ``seat`` won (a tie for first counts as a win; nobody wins a match whose
+    returns are all nothing)."""
+    return returns[seat] > 0 and returns[seat] == max(returns)
+
+
+def _place(returns: list[float], scores: list[float], seat: int) -> int:
+    """``seat``'s place: its returns first (the winners, a tie sharing first place), then
+    its score, as ratings order a match."""
+    mine = (returns[seat], scores[seat] if seat < len(scores) else 0.0)
+    others = zip(returns, scores or [0.0] * len(returns), strict=False)
+    return 1 + sum(1 for other in others if other > mine)
+
+
+def _records(
+    store: db.Store, rows: list[tuple[Claim, str, str, Any]]
+) -> tuple[list[GameRecord], list[PastMatch]]:
+    """The player's finished games and wins per game, and their latest finished matches,
+    from their claims' ``rows`` (the newest first)."""
     records: dict[str, GameRecord] = {}
+    matches: list[PastMatch] = []
     for claim, game, status, r in rows:
         if status != db.FINISHED:
             continue
+        row = db._row(r)
+        returns, scores = _result(store, row)
         record = records.setdefault(game, GameRecord(game=game, played=0, wins=0))
         record.played += 1
-        returns = _returns(store, db._row(r))
-        if returns[claim.seat] > 0 and returns[claim.seat] == max(returns):
+        won = _won(returns, claim.seat)
+        if won:
             record.wins += 1
-    return sorted(records.values(), key=_by_game)
+        if len(matches) < PAST_MATCHES:
+            matches.append(
+                PastMatch(
+                    table_id=row.id,
+                    game=game,
+                    finished=row.updated,
+                    seat=claim.seat,
+                    seats=table_summary(row).seats,
+                    scores=scores,
+                    place=_place(returns, scores, claim.seat),
+                    won=won,
+                )
+            )
+    return sorted(records.values(), key=_by_game), matches
 
 
 def _by_game(record: GameRecord) -> Any:
@@ -447,5 +499,5 @@ async def profile(request: Request, name: str) -> Profile:
     rows = await stored(accounts.tables_of, player.id)
     # Not bounded as a storage call: replaying the finished games not yet remembered may
     # take longer than a database answer should (each is replayed once per process).
-    games = await asyncio.to_thread(_records, tables_of(request).store, rows)
-    return Profile(name=player.name, since=player.created, games=games)
+    games, matches = await asyncio.to_thread(_records, tables_of(request).store, rows)
+    return Profile(name=player.name, since=player.created, games=games, matches=matches)
