@@ -24,6 +24,7 @@ from sqlalchemy import JSON, Column, Engine, String, Table, insert, select
 from sqlalchemy.exc import IntegrityError
 
 from necropolis.bots.levels import DEFAULT_LEVEL
+from necropolis.engine.protocol import State
 from necropolis.games import load_game
 from necropolis.server import db
 from necropolis.server.accounts import players, seat_claims
@@ -170,14 +171,23 @@ def final_result(
 ) -> tuple[list[float], list[float]]:
     """A finished table's returns and scores: its record's, or for a match abandoned when
     a seat's time ran out, the clocks' rule (that seat last, the others first)."""
+    returns, scores, _state = final_position(engine, store, row)
+    return returns, scores
+
+
+def final_position(
+    engine: Engine, store: db.Store, row: db.TableRow
+) -> tuple[list[float], list[float], State]:
+    """:func:`final_result`, with the finished table's last state (its figures, say)."""
     state = load_game(row.game, **row.options).new_initial_state()
     for _seat, action in store.actions(row.id):
         state.apply_action(action)
     if not state.is_terminal():
         lost = ClockStore(engine).abandoned_seat(row.id)
         if lost is not None:
-            return abandoned_result(state.game.num_players, lost)
-    return list(state.returns()), list(state.scores())
+            returns, scores = abandoned_result(state.game.num_players, lost)
+            return returns, scores, state
+    return list(state.returns()), list(state.scores()), state
 
 
 def _seated(row: db.TableRow, claimed: dict[int, str], persons: list[int]) -> list[str] | None:

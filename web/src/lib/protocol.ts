@@ -423,6 +423,19 @@ export interface PastMatch {
   scores: number[];
   place: number;
   won: boolean;
+  statistics?: Statistic[];
+}
+/**
+ * A figure of a finished match, one value per seat (pairs made, wounds taken), in the
+ * table language (``docs/table-language.md``).
+ */
+export interface Statistic {
+  kind: string;
+  params: {
+    [k: string]: unknown;
+  };
+  text: string;
+  values: number[];
 }
 export interface Pong {
   type: "pong";
@@ -519,18 +532,6 @@ export interface Tiebreak {
   kind: string;
   value: number;
   text: string;
-}
-/**
- * A figure of a finished match, one value per seat (pairs made, wounds taken), in the
- * table language (``docs/table-language.md``).
- */
-export interface Statistic {
-  kind: string;
-  params: {
-    [k: string]: unknown;
-  };
-  text: string;
-  values: number[];
 }
 export interface Rules {
   language: string;

@@ -36,7 +36,7 @@ from necropolis.server.accounts import (
     name_key,
 )
 from necropolis.server.errors import ERRORS, ApiError
-from necropolis.server.models import CreatedTable, SeatInfo, TableSummary
+from necropolis.server.models import CreatedTable, SeatInfo, Statistic, TableSummary
 from necropolis.server.notices import Notices
 from necropolis.server.routes.common import app_store, table_summary, tables_of, with_deadlines
 from necropolis.server.service import stored
@@ -95,6 +95,9 @@ class PastMatch(BaseModel):
     scores: list[float]
     place: int
     won: bool
+    #: The match's figures per seat (``State.statistics``; none for a match abandoned
+    #: before its end, or of a game whose rules tell none).
+    statistics: list[Statistic] = Field(default_factory=list)
 
 
 class Profile(BaseModel):
@@ -423,16 +426,19 @@ async def my_tables(request: Request) -> list[MyTable]:
 #: The most past matches a profile lists.
 PAST_MATCHES = 50
 
-#: Finished tables' returns and scores, by table id (a finished table never changes).
-_RESULTS: dict[str, tuple[list[float], list[float]]] = {}
+#: Finished tables' returns, scores and figures, by table id (a finished table never
+#: changes).
+_RESULTS: dict[str, tuple[list[float], list[float], list[Statistic]]] = {}
 
 
-def _result(store: db.Store, row: db.TableRow) -> tuple[list[float], list[float]]:
+def _result(store: db.Store, row: db.TableRow) -> tuple[list[float], list[float], list[Statistic]]:
     found = _RESULTS.get(row.id)
     if found is None:
-        from necropolis.server.ratings import final_result
+        from necropolis.server.ratings import final_position
 
-        found = _RESULTS[row.id] = final_result(store.engine, store, row)
+        returns, scores, state = final_position(store.engine, store, row)
+        figures = [Statistic.model_validate(s) for s in state.statistics()]
+        found = _RESULTS[row.id] = (returns, scores, figures)
     return found
 
 
@@ -461,7 +467,7 @@ def _records(
         if status != db.FINISHED:
             continue
         row = db._row(r)
-        returns, scores = _result(store, row)
+        returns, scores, figures = _result(store, row)
         record = records.setdefault(game, GameRecord(game=game, played=0, wins=0))
         record.played += 1
         won = _won(returns, claim.seat)
@@ -478,6 +484,7 @@ def _records(
                     scores=scores,
                     place=_place(returns, scores, claim.seat),
                     won=won,
+                    statistics=figures,
                 )
             )
     return sorted(records.values(), key=_by_game), matches
