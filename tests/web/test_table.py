@@ -131,9 +131,10 @@ def test_two_people_and_a_bot_play_luxor2001_to_the_end(
         assert record["game"] == "luxor2001"
 
         # Ann asks to play again: she goes to the new table, which waits for Bo, who is
-        # told.
+        # told at the table he played (he was at its replay).
         ann.get_by_test_id("play-again").click()
         expect(ann.locator("main.table")).to_have_attribute("data-version", "0")
+        bo.goto(table.invites[1])
         expect(bo.get_by_test_id("again-status")).to_be_visible()
         for page in (ann, bo, watcher):
             assert page_errors(page) == []
