@@ -322,5 +322,10 @@ def test_the_command_plays_reports_resumes_and_pairs(toy_game: None, tmp_path: P
     assert data["paired"]["previous_bot"] == "heuristic"
     report = runner.invoke(app, ["strength", "report", str(second), "--bot", "random"])
     assert report.exit_code == 0 and "random against easy" in report.output
+    started = tmp_path / "started.jsonl"
+    lines = first.read_text().splitlines()
+    started.write_text("\n".join(lines[:2]) + "\n")  # the header and one match
+    early = runner.invoke(app, ["strength", "report", str(started)])
+    assert early.exit_code == 0 and "No deal played in every seating yet" in early.output
     unknown = runner.invoke(app, ["strength", "play", "highcard", "heuristic", "nobody"])
     assert unknown.exit_code == 2 and "no bot called" in unknown.output

@@ -198,6 +198,13 @@ def _read(path: Path) -> DuelRun:
 
 def _report(run: DuelRun, previous: DuelRun | None, as_json: bool, bot: str | None = None) -> None:
     figure = run.figures(bot)
+    if not figure["deals"] and not as_json:
+        # Figures of no deal would read as a share of nothing: say what there is instead.
+        console.print(
+            f"No deal played in every seating yet ({len(run.matches)} matches of "
+            f"{run.deals} deals so far)."
+        )
+        return
     pair: dict[str, Any] | None = None
     if previous is not None:
         try:
