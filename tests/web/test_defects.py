@@ -2,7 +2,8 @@
 
 An address that is no page says so (in each language) instead of showing the lobby; the
 set-up form closes once the table is made; a friend who joined by a link finds the table
-in "my tables" with its status; the keyboard focus stays on the board after a move.
+in "my tables" with its status and its seats by name; the keyboard focus stays on the
+board after a move.
 """
 
 from __future__ import annotations
@@ -58,6 +59,7 @@ def test_the_setup_closes_and_a_joined_friend_sees_the_table_in_my_tables(
         ann = new_person(ann_ctx)
         ann.goto(server.url + "/")
         ann.get_by_test_id("choose-luxor").click()
+        ann.get_by_test_id("seat-name-0").fill("Ann")
         ann.get_by_test_id("seat-type-1").select_option("link")
         ann.get_by_test_id("create").click()
         expect(ann.get_by_test_id("open-table")).to_be_visible()
@@ -71,7 +73,8 @@ def test_the_setup_closes_and_a_joined_friend_sees_the_table_in_my_tables(
         bo.goto(server.url + "/")
         row = bo.locator("section.mine li").first
         expect(row).to_contain_text(re.compile("in play", re.IGNORECASE))
-        expect(row).to_contain_text(re.compile("friend", re.IGNORECASE))
+        # The seats by their people's names, Bo's own (unnamed: he chose none) marked.
+        expect(row).to_contain_text(re.compile(r"Ann\W*·\W*Player 2\W*\(you\)"))
         bo.screenshot(path=str(shots / "lobby-joined-friend.png"), full_page=True)
         for page in (ann, bo):
             assert page_errors(page) == []
