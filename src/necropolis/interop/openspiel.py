@@ -115,13 +115,21 @@ class _Recall:
 class SpielState(pyspiel.State):  # type: ignore[misc]
     """A pyspiel state wrapping one necropolis state (``inner``)."""
 
+    # The game, kept beside pyspiel's own reference to it: reading a slot is a tenth of
+    # the cost of get_game() (which wraps the C++ pointer anew), and every clone needs
+    # it. A slot, outside __dict__, so that pyspiel's generic clone and serialization
+    # (which copy __dict__, and make the state new from the game) never carry it.
+    __slots__ = ("__dict__", "_game")
+
     inner: State
+    _game: SpielGame
     # None until an information state is asked for. A class default, so that a state
     # that never asks has nothing of it for pyspiel's generic clone to copy.
     _recall: _Recall | None = None
 
     def __init__(self, game: SpielGame, state: State | None = None) -> None:
         super().__init__(game)
+        self._game = game
         # Without a state the initial one is built when first read (see __getattr__):
         # pyspiel's generic clone makes a new initial state only to overwrite it.
         if state is not None:
@@ -129,7 +137,7 @@ class SpielState(pyspiel.State):  # type: ignore[misc]
 
     def __getattr__(self, name: str) -> Any:
         if name == "inner":
-            inner = self.get_game().inner.new_initial_state()
+            inner = self._game.inner.new_initial_state()
             self.inner = inner
             return inner
         raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
@@ -146,8 +154,10 @@ class SpielState(pyspiel.State):  # type: ignore[misc]
         """
         # The pyspiel object is made without this class's __init__ (whose work would all
         # be replaced): a Python call less on every clone.
+        game = self._game
         copy = _new_state(SpielState)
-        _init_state(copy, self.get_game())
+        _init_state(copy, game)
+        copy._game = game
         copy.inner = self.inner.clone()
         if self._recall is not None:
             copy._recall = self._recall.copy()
@@ -173,7 +183,7 @@ class SpielState(pyspiel.State):  # type: ignore[misc]
             or at.history_since(start) != inner.history_since(start)[: done - start]
         ):
             done, digest, at = recall.root.get(
-                player, (0, "", self.get_game().inner.new_initial_state())
+                player, (0, "", self._game.inner.new_initial_state())
             )
         if done < now:
             at = at.clone()  # the cached state may be shared with clones of this state
@@ -202,7 +212,7 @@ class SpielState(pyspiel.State):  # type: ignore[misc]
         """Who played each action (chance as ``pyspiel.PlayerId.CHANCE``), in order, with
         ``player`` and ``action`` as pyspiel's own (which Python cannot build) has them."""
         actions = self.inner.history()  # raises for a determinization
-        replay = self.get_game().inner.new_initial_state()
+        replay = self._game.inner.new_initial_state()
         played = []
         for action in actions:
             player = _spiel_player(replay.current_player())
@@ -248,7 +258,7 @@ class SpielState(pyspiel.State):  # type: ignore[misc]
     ) -> SpielState:
         """A state consistent with ``player_id``'s information, for IS-MCTS."""
         world = self.inner.resample(player_id, _SamplerRandom(probability_sampler))
-        copy = SpielState(self.get_game(), world)
+        copy = SpielState(self._game, world)
         # The world's observations go on from here. What the seat recalls carries over, and
         # so does the public recall (the seat observed all of it); the other seats' recall
         # in a world is made from the seat's own, so that nothing in the world tells apart
@@ -258,7 +268,7 @@ class SpielState(pyspiel.State):  # type: ignore[misc]
         theirs = hashlib.sha256(f"a world sampled from {mine}".encode()).hexdigest()
         done = world.move_number()
         root: dict[int | None, Recalled] = {None: (done, public, world.clone())}
-        for seat in range(self.get_game().num_players()):
+        for seat in range(self._game.num_players()):
             root[seat] = (done, mine if seat == player_id else theirs, world.clone())
         copy._recall = _Recall(root)
         return copy
