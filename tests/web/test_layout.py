@@ -391,6 +391,20 @@ def test_the_header_on_a_phone_keeps_each_control_on_one_line(
 
 #: The picture of the board inside its cell.
 BOARD_PICTURE = "[data-testid=board] svg.main"
+#: Games whose board a phone draws upright (luxor's path, nine fields long): at its
+#: finger-wide size it fits the phone's width, whole, with or without "Whole board".
+UPRIGHT = {"luxor"}
+
+
+def wait_for_board_width(page: Page, fits: bool) -> float:
+    """Wait until the board's picture fits the phone's width (``fits``) or is wider, as it
+    is once its cell has laid it out after "Whole board" was pressed; its width then."""
+    page.wait_for_function(
+        "([sel, w, fits]) => { const e = document.querySelector(sel);"
+        " return !!e && (e.getBoundingClientRect().width <= w) === fits; }",
+        arg=[BOARD_PICTURE, PHONE["width"], fits],
+    )
+    return box(page.locator(BOARD_PICTURE).first)["width"]
 
 
 def test_luxors_path_opens_whole_on_a_phone(browser: Browser, server: Server, shots: Path) -> None:
@@ -442,9 +456,8 @@ def test_the_whole_board_on_a_phone(
 
         toggle.tap()
         expect(toggle).to_have_attribute("aria-pressed", "true")
-        page.wait_for_timeout(200)
+        wait_for_board_width(page, fits=True)
         whole = box(picture)
-        assert whole["width"] <= PHONE["width"], f"{game}: the whole board fits: {whole}"
         seen = picture.evaluate(VISIBLE_PART)
         assert seen is not None and seen["width"] >= whole["width"] - 1, f"{game}: {seen}"
         page.screenshot(path=str(shots / f"phone-whole-{game}.png"))
@@ -455,13 +468,11 @@ def test_the_whole_board_on_a_phone(
         assert wait_for_turn_or_end([page]) is page
         toggle = page.get_by_test_id("whole-board")
         expect(toggle).to_have_attribute("aria-pressed", "true")
-        page.wait_for_timeout(200)
-        assert box(page.locator(BOARD_PICTURE).first)["width"] <= PHONE["width"]
+        wait_for_board_width(page, fits=True)
 
         toggle.tap()
         expect(toggle).to_have_attribute("aria-pressed", "false")
-        page.wait_for_timeout(200)
-        assert box(page.locator(BOARD_PICTURE).first)["width"] == pytest.approx(wide, abs=1)
+        assert wait_for_board_width(page, fits=False) == pytest.approx(wide, abs=1)
         assert page_errors(page) == []
     finally:
         ctx.close()
@@ -483,7 +494,8 @@ def test_a_replay_on_a_phone_starts_with_the_whole_board(
     browser: Browser, server: Server, shots: Path, game: str
 ) -> None:
     """A replay on a phone fits the board to the screen; "Whole board" pressed off shows it
-    at the table's finger-wide width in a cell that scrolls sideways, never the page."""
+    at the table's finger-wide width in a cell that scrolls sideways, never the page (an
+    upright board, whole at that width already, stays whole)."""
     created = server.create_table(game, ["bot:easy"] * 2)
     table_id, spectator = created["table_id"], created["spectator_token"]
     ctx = browser.new_context(
@@ -508,11 +520,21 @@ def test_a_replay_on_a_phone_starts_with_the_whole_board(
 
         toggle.tap()
         expect(toggle).to_have_attribute("aria-pressed", "false")
-        page.wait_for_timeout(200)
-        wide = box(picture)["width"]
-        assert wide > PHONE["width"], f"{game}: the board at its finger-wide width"
-        seen = picture.evaluate(VISIBLE_PART)
-        assert seen is not None and seen["width"] < wide - 1, f"{game}: part of it out of sight"
+        seen = None
+        if game in UPRIGHT:
+            # Its fields a finger wide, every one in sight.
+            expect(page.locator("[data-testid=board] g.field").first).to_be_visible()
+            fields = page.locator("[data-testid=board] g.field")
+            seen = picture.evaluate(VISIBLE_PART)
+            assert seen is not None and seen["width"] >= box(picture)["width"] - 1, seen
+            for i in range(fields.count()):
+                f = box(fields.nth(i))
+                assert f["width"] >= FINGER and f["height"] >= FINGER, f"field {i}: {f}"
+                assert seen["x"] - 0.5 <= f["x"] <= seen["x"] + seen["width"] - f["width"] + 0.5
+        else:
+            wide = wait_for_board_width(page, fits=False)
+            seen = picture.evaluate(VISIBLE_PART)
+            assert seen is not None and seen["width"] < wide - 1, f"{game}: part out of sight"
         assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"], (
             f"{game}: the board's cell scrolls sideways, not the page"
         )
