@@ -11,13 +11,18 @@ viewer, the action descriptors, a clone played one step beside the state, and (a
 third step that is a decision) a world resampled for each seat, its fields before and
 after five rollout steps, with the state of its generator. Each configuration ends with
 IS-MCTS searches and heuristic decisions from fixed seeds. The same is run on ``src/``
-of revision ``REV`` (taken with ``git archive``, run by the same interpreter), and any
-configuration whose digests differ is printed with its first differing step; the exit
-status is 1 if any does.
+of revision ``REV`` (taken with ``git archive``, run by the same interpreter), the two
+sides at once in two processes. Each step's parts are digested apart (each seat's view,
+log entries, breakdown and prompt, the fields, the worlds…), so a configuration whose
+digests differ is printed with its first differing step and, per part, how many steps
+it differs at; the first differing step of the first ``--explain`` configurations is then
+played again on both sides and its differing parts shown as a diff of their texts. The
+exit status is 1 if any configuration differs.
 
     .venv/bin/python scripts/same_play.py --reference main
     .venv/bin/python scripts/same_play.py --reference 07c3be4 --random 4 --heuristic 2
     .venv/bin/python scripts/same_play.py --reference main --game luxor2001
+    .venv/bin/python scripts/same_play.py --reference db78727 --random 48 --heuristic 16
 
 It takes minutes (the heuristic matches most of them); nothing is timed.
 """
@@ -25,10 +30,12 @@ It takes minutes (the heuristic matches most of them); nothing is timed.
 from __future__ import annotations
 
 import argparse
+import difflib
 import hashlib
 import json
 import os
 import random
+import re
 import subprocess
 import sys
 import tempfile
@@ -71,43 +78,65 @@ def _configurations(games: list[str] | None = None) -> list[tuple[str, dict[str,
     return found
 
 
-def _step_record(state: Any, seats: range, step: int) -> list[Any]:
-    record: list[Any] = [
-        repr([state.view(s) for s in (None, *seats)]),
-        state.legal_actions(),
-        state.chance_outcomes(),
-        state.returns(),
-        state.estimate_returns(),
-        _fields(state),
+def _step_record(state: Any, seats: range, step: int) -> list[tuple[str, Any]]:
+    """What can be read from the state before a step, each part named."""
+    record: list[tuple[str, Any]] = [
+        *((f"view {s}", repr(state.view(s))) for s in (None, *seats)),
+        ("legal actions", state.legal_actions()),
+        ("chance outcomes", state.chance_outcomes()),
+        ("returns", state.returns()),
+        ("estimate", state.estimate_returns()),
+        ("fields", _fields(state)),
     ]
     if state.current_player() >= 0 and step % 3 == 0:
         for seat in seats:
             rng = random.Random(step * 31 + seat)
             world = state.resample(seat, rng)
-            record.append((_fields(world), repr(world.view(None)), rng.random()))
+            record.append((f"world {seat}", (_fields(world), repr(world.view(None)), rng.random())))
             for _ in range(5):
                 if world.is_terminal():
                     break
                 world.apply_action(world.rollout_action(rng))
-            record.append((_fields(world), rng.random()))
+            record.append((f"world {seat} played", (_fields(world), rng.random())))
     return record
 
 
+def _short(value: Any) -> str:
+    return hashlib.sha256(repr(value).encode()).hexdigest()[:_WIDTH]
+
+
+#: Hex digits kept of each part's digest: a step's line is its parts' digests side by side,
+#: in the order of the configuration's ``names``, dashes for a part the step lacks.
+_WIDTH = 6
+
+
 def digest(
-    random_matches: int, heuristic_matches: int, games: list[str] | None = None
+    random_matches: int,
+    heuristic_matches: int,
+    games: list[str] | None = None,
+    only: str | None = None,
+    show: int | None = None,
 ) -> dict[str, dict[str, Any]]:
-    """Per configuration: the digest of everything and one line per step."""
+    """Per configuration: the digest of everything, and per step each part's digest.
+
+    With ``only`` (a configuration's key) just that configuration is played, and with
+    ``show`` (a step's number in it) the parts of that step are kept whole, as text."""
     from necropolis.bots.ismcts import ISMCTSBot
     from necropolis.engine import CHANCE, SeatWindow
     from necropolis.games import load_game
 
     out: dict[str, dict[str, Any]] = {}
     for game_id, options in _configurations(games):
+        key = f"{game_id} {json.dumps(options, sort_keys=True)}"
+        if only is not None and key != only:
+            continue
         game = load_game(game_id, **options)
         policy = game.heuristic_policy()
         seats = range(game.num_players)
         whole = hashlib.sha256()
         lines: list[str] = []
+        names: dict[str, int] = {}
+        shown: dict[str, str] = {}
         picks: list[Any] = []
         for match in range(random_matches + heuristic_matches):
             rng = random.Random(match)
@@ -129,16 +158,25 @@ def digest(
                         picks.append(state.clone())
                 state.apply_action(action)
                 clone.apply_action(action)
-                record.append(_fields(clone) == _fields(state))
+                record.append(("action", action))
+                record.append(("clone alike", _fields(clone) == _fields(state)))
                 for viewer in (None, *seats):
-                    record.append(repr(state.narrate(before, action, viewer)))
-                    record.append(repr(state.score_breakdown(viewer)))
-                    record.append(repr(state.prompt(viewer)))
+                    record.append((f"log {viewer}", repr(state.narrate(before, action, viewer))))
+                    record.append((f"breakdown {viewer}", repr(state.score_breakdown(viewer))))
+                    record.append((f"prompt {viewer}", repr(state.prompt(viewer))))
                 if state.current_player() >= 0:
-                    record.append(repr([state.action_info(a) for a in state.legal_actions()]))
-                line = hashlib.sha256(repr(record).encode()).hexdigest()
+                    infos = [state.action_info(a) for a in state.legal_actions()]
+                    record.append(("descriptors", repr(infos)))
+                if show is not None and len(lines) == show:
+                    shown = {name: repr(value) for name, value in record}
+                    out[key] = {"digest": "", "names": [], "lines": [], "shown": shown}
+                    return out
+                parts = {name: _short(value) for name, value in record}
+                for name in parts:
+                    names.setdefault(name, len(names))
+                line = "".join(parts.get(name, "-" * _WIDTH) for name in names)
                 lines.append(line)
-                whole.update(line.encode())
+                whole.update(repr(sorted(parts.items())).encode())
                 step += 1
         for state in picks:
             bot = ISMCTSBot(iterations=60, seconds=None, cutoff=10)
@@ -148,9 +186,59 @@ def digest(
             if policy is not None:
                 choice = policy(SeatWindow(state, state.current_player()), random.Random(8))
                 whole.update(repr(choice).encode())
-        key = f"{game_id} {json.dumps(options, sort_keys=True)}"
-        out[key] = {"digest": whole.hexdigest(), "lines": lines}
+        out[key] = {"digest": whole.hexdigest(), "names": list(names), "lines": lines}
     return out
+
+
+def _command(args: argparse.Namespace, out: Path, extra: list[str]) -> list[str]:
+    """This script, asked to write the digests of the engine on its PYTHONPATH to ``out``."""
+    command = [sys.executable, __file__, "--digest", str(out)]
+    command += ["--random", str(args.random), "--heuristic", str(args.heuristic)]
+    for game in args.game or ():
+        command += ["--game", game]
+    return command + extra
+
+
+def _play(
+    where: dict[str, Path], out: Path, args: argparse.Namespace, extra: list[str]
+) -> dict[str, Any]:
+    """Each side's digests (``where``: a side's name and its engine's ``src``), both sides
+    played at once, each by this script in a process of its own."""
+    running = {}
+    for name, source in where.items():
+        env = {**os.environ, "PYTHONPATH": str(source)}
+        command = _command(args, out / f"{name}.json", extra)
+        running[name] = subprocess.Popen(command, env=env)
+    for name, process in running.items():
+        if process.wait() != 0:
+            raise SystemExit(f"playing ({name}) failed")
+    return {name: json.loads((out / f"{name}.json").read_text()) for name in where}
+
+
+def _parts(names: list[str], line: str) -> dict[str, str]:
+    """A step's line taken apart: each part's digest by name (absent parts left out)."""
+    cut = (line[i * _WIDTH : (i + 1) * _WIDTH] for i in range(len(names)))
+    return {n: d for n, d in zip(names, cut, strict=True) if d and d != "-" * _WIDTH}
+
+
+def _show(key: str, step: int, texts: dict[str, dict[str, str]], parts: list[str]) -> None:
+    """The differing parts of a step, as a diff of their texts."""
+    print(f"  {key}, step {step}:")
+    for part in parts:
+        a = texts["reference"].get(part, "(none)")
+        b = texts["here"].get(part, "(none)")
+        diff = difflib.unified_diff(_lines(a), _lines(b), "reference", "here", lineterm="", n=1)
+        print(f"  -- {part}")
+        for i, line in enumerate(diff):
+            if i >= 40:
+                print("     (more)")
+                break
+            print("     " + line[:200])
+
+
+def _lines(text: str) -> list[str]:
+    """A repr cut where its items begin, so that a diff points at the item that differs."""
+    return re.sub(r"(, |\[|\()(?=[A-Z\[{(]|'[a-z])", r"\1\n", text).split("\n")
 
 
 def main() -> int:
@@ -159,40 +247,80 @@ def main() -> int:
     parser.add_argument("--random", type=int, default=3, help="random matches per config")
     parser.add_argument("--heuristic", type=int, default=1, help="heuristic matches per config")
     parser.add_argument("--game", action="append", help="only this game (repeatable)")
+    parser.add_argument(
+        "--explain",
+        type=int,
+        default=3,
+        help="show the differing texts of the first differing step of this many configurations",
+    )
+    parser.add_argument("--keep", metavar="DIR", help="keep both sides' digests in DIR")
+    parser.add_argument(
+        "--kept", metavar="DIR", help="compare the digests kept in DIR instead of playing"
+    )
     parser.add_argument("--digest", help=argparse.SUPPRESS)  # internal: write digests here
+    parser.add_argument("--only", help=argparse.SUPPRESS)  # internal: one configuration
+    parser.add_argument("--show", type=int, help=argparse.SUPPRESS)  # internal: keep a step
     args = parser.parse_args()
     if args.digest:
-        Path(args.digest).write_text(json.dumps(digest(args.random, args.heuristic, args.game)))
+        found = digest(args.random, args.heuristic, args.game, args.only, args.show)
+        Path(args.digest).write_text(json.dumps(found))
         return 0
     if not args.reference:
         parser.error("--reference REV is needed")
-    sides: dict[str, Any] = {}
     with (
         tempfile.TemporaryDirectory(prefix="same-play-out-") as out,
         reference_source(args.reference, prefix="same-play-") as source,
     ):
-        for name, path in (("reference", source), ("here", ROOT / "src")):
-            target = Path(out) / f"{name}.json"
-            env = {**os.environ, "PYTHONPATH": str(path)}
-            command = [sys.executable, __file__, "--digest", str(target)]
-            command += ["--random", str(args.random), "--heuristic", str(args.heuristic)]
-            for game in args.game or ():
-                command += ["--game", game]
-            print(f"playing ({name})…", flush=True)
-            subprocess.run(command, check=True, env=env)
-            sides[name] = json.loads(target.read_text())
+        where = {"reference": source, "here": ROOT / "src"}
+        if args.kept:
+            sides = {n: json.loads((Path(args.kept) / f"{n}.json").read_text()) for n in where}
+        else:
+            print(f"playing ({args.reference} and this checkout, at once)…", flush=True)
+            sides = _play(where, Path(out), args, [])
+            if args.keep:
+                for name, found in sides.items():
+                    (Path(args.keep) / f"{name}.json").write_text(json.dumps(found))
+        differing, firsts = compare(sides["reference"], sides["here"])
+        for key, step, parts in firsts[: args.explain]:
+            extra = ["--only", key, "--show", str(step)]
+            texts = {n: s[key]["shown"] for n, s in _play(where, Path(out), args, extra).items()}
+            _show(key, step, texts, parts)
+    return 1 if differing else 0
+
+
+def compare(
+    theirs_all: dict[str, Any], ours_all: dict[str, Any]
+) -> tuple[int, list[tuple[str, int, list[str]]]]:
+    """Print each configuration whose digests differ, with how many steps each part
+    differs at; returns how many differ, and the first differing step of each with its
+    differing parts."""
     differing = 0
     steps = 0
-    for key, theirs in sides["reference"].items():
-        ours = sides["here"].get(key)
+    firsts: list[tuple[str, int, list[str]]] = []
+    for key, theirs in theirs_all.items():
+        ours = ours_all.get(key, {"digest": None, "names": [], "lines": []})
         steps += len(theirs["lines"])
-        if ours is None or ours["digest"] != theirs["digest"]:
-            differing += 1
-            pairs = zip(theirs["lines"], ours["lines"] if ours else [], strict=False)
-            first = next((i for i, (a, b) in enumerate(pairs) if a != b), None)
-            print(f"differs: {key} (first differing step: {first})")
-    print(f"{len(sides['reference'])} configurations, {steps} steps, {differing} differing")
-    return 1 if differing else 0
+        if ours["digest"] == theirs["digest"]:
+            continue
+        differing += 1
+        counts: dict[str, int] = {}
+        first: int | None = None
+        for i, (x, y) in enumerate(zip(theirs["lines"], ours["lines"], strict=False)):
+            a, b = _parts(theirs["names"], x), _parts(ours["names"], y)
+            parts = sorted(n for n in a.keys() | b.keys() if a.get(n) != b.get(n))
+            for n in parts:
+                counts[n] = counts.get(n, 0) + 1
+            if parts and first is None:
+                first = i
+                firsts.append((key, i, parts))
+        lengths = f"{len(theirs['lines'])} steps there, {len(ours['lines'])} here"
+        print(f"differs: {key} (first differing step: {first}; {lengths})")
+        for n, count in sorted(counts.items(), key=lambda x: -x[1]):
+            print(f"  {n}: {count} steps")
+        if first is None and len(theirs["lines"]) == len(ours["lines"]):
+            print("  every step alike: the searches' statistics or the heuristic's picks differ")
+    print(f"{len(theirs_all)} configurations, {steps} steps, {differing} differing")
+    return differing, firsts
 
 
 if __name__ == "__main__":
