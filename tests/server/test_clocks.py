@@ -143,6 +143,32 @@ def test_a_bot_stands_in_when_the_deadline_passes_and_the_person_takes_the_seat_
     }
 
 
+def test_a_table_that_allows_hints_keeps_its_clock(server: Server) -> None:
+    # Allowing hints is stored while the table is made: the clock is watched all the same
+    # (it was once dropped by the watcher, which took the table, not yet in memory then,
+    # for forgotten, and no deadline of it was ever enforced).
+    created = timed_table(
+        server, "luxor2001", ["me", "bot:easy"], {"mode": "turn", "turn": 2, "rule": "bot"}
+    )
+    body = {
+        "game": "luxor2001",
+        "options": {},
+        "seats": [{"type": "me"}, {"type": "bot", "level": "easy"}],
+        "clock": {"mode": "turn", "turn": 2, "rule": "bot"},
+        "hints": True,
+    }
+    r = httpx.post(f"{server.url}/api/tables", json=body, timeout=60)
+    assert r.status_code == 200, r.text
+    hinted = r.json()
+    for made in (created, hinted):
+        ann = SyncSeat.connect(server, made["table_id"], made["seats"][0]["token"])
+        try:
+            assert ann.until(lambda s: seat_clock(s, 0)["running"])["hints"] is (made is hinted)
+            ann.until(lambda s: standin(s, 0), timeout=30)
+        finally:
+            ann.close()
+
+
 def test_ones_tables_say_when_the_next_turn_ends(server: Server) -> None:
     """The creator's list of tables gives a timed table's next deadline (the turn's end of
     the seat to play), and it moves on with the turn; an untimed table has none."""

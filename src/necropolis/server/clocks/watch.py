@@ -81,7 +81,8 @@ class Clocks:
             check(game, settings)
 
     async def created(self, live: LiveTable, settings: ClockSettings | None) -> None:
-        """A new table (not yet driven): store its clock's settings and start its clock."""
+        """A new table (not yet driven): store its clock's settings and start its clock.
+        As with :meth:`attach`, the table is in memory before the caller next waits."""
         if settings is None or settings.mode == "untimed":
             return
         from necropolis.server.service import stored
@@ -92,7 +93,9 @@ class Clocks:
         self._adopt(live, clock)
 
     async def attach(self, live: LiveTable) -> None:
-        """A table just loaded from the database: its clock, if it has one."""
+        """A table just loaded from the database: its clock, if it has one. The table must
+        be in memory before the caller next waits: the watcher forgets a timed table that
+        is not (see :meth:`_round`)."""
         from necropolis.server.service import stored
 
         found = await stored(self.store.read, live.id)

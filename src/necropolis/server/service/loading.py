@@ -136,12 +136,15 @@ class Memory:
             # not bounded by the storage's wait (a long match on a busy machine takes time).
             live = None if found is None else await asyncio.to_thread(LiveTable, *found)
             if live is not None:
-                await self.clocks.attach(live)
                 attach_hints(live, await stored(self.door.analyses.hints_of, table_id))
                 if live.over:
                     again = await stored(self.door.lobby.again_of, table_id)
                     if again is not None:
                         live.again = Again(again[0], tuple(again[1]))
+                # The clock last, and the table in memory with no wait between: the clocks'
+                # watcher stops watching a timed table it does not find in memory (it takes
+                # it for forgotten), and it runs at any wait.
+                await self.clocks.attach(live)
                 self._live[table_id] = live
             future.set_result(live)
             return live
@@ -191,10 +194,11 @@ class Memory:
         rematch itself): store its clock and whether it gives hints, and drive it."""
         live = LiveTable(row, [])
         try:
-            await self.clocks.created(live, clock)
             if hints:
                 await stored(self.door.analyses.allow_hints, row.id)
                 live.hints = True
+            # The clock last, and the table in memory with no wait between (see get).
+            await self.clocks.created(live, clock)
         except Exception as exc:
             if storage_failed(exc):
                 self.door.failed(None, exc)
