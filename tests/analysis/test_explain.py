@@ -167,9 +167,11 @@ def test_a_learned_judgement_is_read_from_the_seat_s_view_of_each_world() -> Non
     from necropolis.bots.judgement import LearnedEvaluator
     from tests.bots.test_judgement import fresh_network
 
+    # Two players' model is shipped and judges; three players' is not, and the estimate
+    # judges them.
+    assert isinstance(judge_for(load_game("luxor2001", players=2)), LearnedJudge)
+    assert isinstance(judge_for(load_game("luxor2001", players=3)), EstimateJudge)
     game = load_game("luxor2001", players=2)
-    # No model is shipped for this count yet: the estimate judges.
-    assert isinstance(judge_for(game), EstimateJudge)
     learned = LearnedEvaluator(game, fresh_network(game))
     judge = LearnedJudge(learned)
     record = _match("luxor2001", 2, seed=4)
