@@ -23,7 +23,7 @@ from hypothesis import strategies as st
 import necropolis
 from necropolis.engine import CHANCE, State
 from necropolis.games import game_class
-from tests.conformance.twins import fields
+from tests.conformance.twins import fields, slots
 
 #: Each game at its fewest and most players, and each yes/no variant at three.
 CONFIGS = [
@@ -68,9 +68,9 @@ def shared_mutables(a: State, b: State) -> list[str]:
     """Where a list, dict or set is held by both ``a`` and ``b``."""
     in_a: dict[int, str] = {}
     in_b: dict[int, str] = {}
-    for name, value in fields(a).items():
+    for name, value in slots(a).items():
         mutable_parts(value, in_a, name)
-    for name, value in fields(b).items():
+    for name, value in slots(b).items():
         mutable_parts(value, in_b, name)
     return sorted(in_a[i] for i in in_a.keys() & in_b.keys())
 

@@ -120,10 +120,19 @@ def _outcome(read: Callable[[], Any]) -> Any:
         return ("raises", type(error).__name__)
 
 
-def fields(state: State) -> dict[str, Any]:
-    """Every slot of ``state`` but the game object (which is shared by construction)."""
+def slots(state: State) -> dict[str, Any]:
+    """Every slot of ``state`` as it is held, but the game object (shared by construction)."""
     names = {n for cls in type(state).__mro__ for n in getattr(cls, "__slots__", ())}
     return {n: getattr(state, n) for n in sorted(names) if n != "game" and hasattr(state, n)}
+
+
+def fields(state: State) -> dict[str, Any]:
+    """Every slot of ``state`` but the game object, with the actions it carries as one
+    tuple: how a state splits them between its shared past and its latest (which a clone
+    changes) is no part of what it is."""
+    found = slots(state)
+    found["_past"] = (*found["_past"], *found.pop("_history"))
+    return found
 
 
 def reachable(state: State) -> dict[str, Any]:

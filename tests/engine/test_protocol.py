@@ -13,6 +13,7 @@ from necropolis.engine import (
     TERMINAL,
     IllegalActionError,
     OptionError,
+    State,
     UnknownGameError,
     play_match,
 )
@@ -140,3 +141,28 @@ def test_any_integral_action_is_accepted_and_other_numbers_refused() -> None:
     state.apply_action(np.int64(first))  # type: ignore[arg-type]
     assert state.history() == [first]
     assert type(state.history()[0]) is int
+
+
+def test_every_clone_carries_its_own_actions_however_often_states_are_cloned() -> None:
+    # Clones share the actions already played (a clone moves its original's latest into
+    # the shared past): across a tree of clones, each played on in turn and cloned again
+    # at every depth, each must still answer with exactly its own actions.
+    rng = random.Random(7)
+    game = HighCard(players=4)
+    live: list[tuple[State, list[int]]] = [(game.new_initial_state(), [])]
+    for _ in range(300):
+        state, actions = live[rng.randrange(len(live))]
+        if rng.random() < 0.4:
+            live.append((state.clone(), list(actions)))
+        elif not state.is_terminal():
+            if state.is_chance_node():
+                action = rng.choice([a for a, _ in state.chance_outcomes()])
+            else:
+                action = rng.choice(state.legal_actions())
+            state.apply_action(action)
+            actions.append(action)
+        for other, expected in live:
+            assert other.history() == expected
+            assert other.move_number() == len(expected)
+            for move in range(len(expected) + 1):
+                assert other.history_since(move) == expected[move:]

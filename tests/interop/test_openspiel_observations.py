@@ -174,7 +174,7 @@ def test_str_is_the_whole_state_and_the_seat_view_stays_in_observations(game_id:
     text = str(left)
     assert text.startswith(game.inner.title)
     fields = {n for cls in type(a).__mro__ for n in getattr(cls, "__slots__", ())}
-    for name in fields - {"game", "_history", "_sealed"}:
+    for name in fields - {"game", "_past", "_history", "_sealed"}:
         assert f"\n{name} = " in text
 
 

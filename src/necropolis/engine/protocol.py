@@ -345,12 +345,17 @@ class Game(ABC):
 class State(ABC):
     """One position of a match. Subclasses keep plain slotted fields and clone by hand."""
 
-    __slots__ = ("_history", "_sealed", "game", "sink")
+    __slots__ = ("_history", "_past", "_sealed", "game", "sink")
 
     def __init__(self, game: Game) -> None:
         self.game = game
+        #: The actions applied, in two parts: ``_past`` (a tuple, never changed, so that
+        #: clones share it) then ``_history`` (the latest, appended to). A clone moves the
+        #: latest into the past first (see :meth:`_clone_base`), so cloning a state again
+        #: and again, as a search does at its root, copies no history at all.
+        self._past: tuple[int, ...] = ()
         self._history: list[int] = []
-        #: How many actions, applied before ``_history``'s first, this state does not carry:
+        #: How many actions, applied before ``_past``'s first, this state does not carry:
         #: 0, or for a determinization the move it was sampled at.
         self._sealed = 0
         #: Where the rules append the events of the action being applied
@@ -470,7 +475,7 @@ class State(ABC):
                 f"this state was resampled at move {self._sealed} and does not carry the "
                 "actions that led there (a determinization's past is not its own)"
             )
-        return list(self._history)
+        return [*self._past, *self._history]
 
     def history_start(self) -> int:
         """The first move whose action this state carries: 0, or for a determinization the
@@ -483,11 +488,15 @@ class State(ABC):
             raise HiddenHistoryError(
                 f"this state was resampled at move {self._sealed}: it has no action {move}"
             )
-        return self._history[move - self._sealed :]
+        skip = move - self._sealed
+        past = self._past
+        if skip >= len(past):
+            return self._history[skip - len(past) :]
+        return [*past[skip:], *self._history]
 
     def move_number(self) -> int:
         """How many actions (decisions and chance outcomes) have been applied."""
-        return self._sealed + len(self._history)
+        return self._sealed + len(self._past) + len(self._history)
 
     # --- reveals (what a seat may take back) ----------------------------------------------
 
@@ -764,7 +773,16 @@ class State(ABC):
         """
         new = object.__new__(type(self))
         new.game = self.game
-        new._history = self._history.copy() if history else []
+        if history:
+            latest = self._history
+            if latest:
+                # Into the shared past (the same actions, so this state is unchanged).
+                self._past += tuple(latest)
+                latest.clear()
+            new._past = self._past
+        else:
+            new._past = ()
+        new._history = []
         new._sealed = self._sealed
         new.sink = None
         return new
@@ -783,6 +801,7 @@ class State(ABC):
         """
         world = self._resample(seat, rng)
         world._sealed = self.move_number()
+        world._past = ()
         world._history = []
         return world
 

@@ -310,7 +310,7 @@ def whole_state(state: State) -> str:
     names = {n for cls in type(state).__mro__ for n in getattr(cls, "__slots__", ())}
     fields = {n: getattr(state, n) for n in names if hasattr(state, n)}
     fields.update(getattr(state, "__dict__", {}))
-    for name in ("game", "_history", "_sealed"):
+    for name in ("game", "_past", "_history", "_sealed"):
         fields.pop(name, None)
     player = state.current_player()
     who = {CHANCE: "chance", TERMINAL: "over"}.get(player, f"seat {player} to act")
