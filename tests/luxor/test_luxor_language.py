@@ -144,7 +144,7 @@ class Rebuild:
     def matches(self, st: LuxorState) -> None:
         assert self.tiles == st.tiles
         for s in range(self.n):
-            assert self.adventurers[s] == st.adventurers[s * NF : (s + 1) * NF]
+            assert self.adventurers[s] == list(st.adventurers[s * NF : (s + 1) * NF])
             assert self.sleeping[s] == [bool(x) for x in st.sleeping[s * 3 : s * 3 + 3]]
         assert self.keys == list(st.keys)
         assert self.wilds == list(st.wilds)

@@ -294,9 +294,12 @@ def _canonical(view: Any) -> str:
 
 
 def _plain(value: Any) -> Any:
-    """``value`` with its sets in order, so that equal states print alike."""
+    """``value`` with its sets in order and its bytes as numbers, so that equal states
+    print alike and readably."""
     if isinstance(value, (set, frozenset)):
         return sorted(value)
+    if isinstance(value, bytearray):
+        return list(value)
     if isinstance(value, dict):
         return {k: _plain(v) for k, v in sorted(value.items(), key=lambda kv: repr(kv[0]))}
     if isinstance(value, (list, tuple)):

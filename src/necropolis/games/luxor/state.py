@@ -1,4 +1,4 @@
-"""The Luxor state: plain slotted fields of ints, lists and tuples, cloned by hand.
+"""The Luxor state: plain slotted fields of ints, lists, bytes and tuples, cloned by hand.
 
 A position is the tiles on the 43 fields, each player's adventurers counted per field, the
 sleeping adventurers at the Anubis statues, the hands (card kinds in their fixed order, with
@@ -115,7 +115,9 @@ class LuxorState(State):
             if FIELD_HORUS_LEVEL[f]:
                 self.tiles[f] = HORUS_TILE_BASE + FIELD_HORUS_LEVEL[f] - 1
         #: Active adventurers: entry ``seat * 43 + field`` counts that seat's on that field.
-        self.adventurers: list[int] = [0] * (n * NUM_FIELDS)
+        #: Bytes, not a list: a clone copies them whole (a tenth of the time a list of
+        #: ints takes), and no field ever holds more than a seat's adventurers.
+        self.adventurers = bytearray(n * NUM_FIELDS)
         for s in range(n):
             self.adventurers[s * NUM_FIELDS + STAIRS] = ACTIVE_AT_START
         #: Entry ``seat * 3 + statue`` is 1 while that seat's adventurer lies at that statue.

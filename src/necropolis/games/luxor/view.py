@@ -64,7 +64,9 @@ def make_view(st: LuxorState, seat: int | None) -> View:
         "round": st.round,
         "turns": st.turns,
         "tiles": st.tiles[:],
-        "adventurers": [st.adventurers[s * NUM_FIELDS : (s + 1) * NUM_FIELDS] for s in range(n)],
+        "adventurers": [
+            list(st.adventurers[s * NUM_FIELDS : (s + 1) * NUM_FIELDS]) for s in range(n)
+        ],
         "sleeping": [
             [bool(x) for x in st.sleeping[s * NUM_STATUES : (s + 1) * NUM_STATUES]]
             for s in range(n)
