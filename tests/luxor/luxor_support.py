@@ -120,8 +120,8 @@ def put_hand(st: LuxorState, seat: int, kinds: Sequence[int], origins: Sequence[
             assert st.draw_counts[kind] > 0
             st.draw_counts[kind] -= 1
             st.draw_size -= 1
-    st.hands[seat] = list(kinds)
-    st.origins[seat] = list(origins)
+    st.hands[seat] = tuple(kinds)
+    st.origins[seat] = tuple(origins)
 
 
 def deck_origin(st: LuxorState) -> int:

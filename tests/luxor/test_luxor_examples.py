@@ -66,7 +66,7 @@ def test_either_end_of_the_hand_and_the_new_card_goes_into_the_middle() -> None:
     assert st.phase == rules.P_DRAW
     assert narrated(st, FIVE) == [("card_drawn", {"card": "five"})]
     # The four left keep their order; the new card sits in the middle.
-    assert st.hands[0] == [TWO, FIVE, FIVE, FOUR, THREE]
+    assert st.hands[0] == (TWO, FIVE, FIVE, FOUR, THREE)
     assert st.current_player() == 1
 
 
@@ -84,7 +84,7 @@ def test_the_other_end_and_three_tiles_from_the_stairs() -> None:
         ("temple_revealed", {"field": 4, "back": "cobra", "front": "scarab"})
     ]
     chance(st, ONE)
-    assert st.hands[0] == [ONE, TWO, ONE, FIVE, FOUR]
+    assert st.hands[0] == (ONE, TWO, ONE, FIVE, FOUR)
 
 
 def test_moving_from_an_empty_field_goes_first_to_the_next_tile() -> None:
@@ -97,7 +97,7 @@ def test_moving_from_an_empty_field_goes_first_to_the_next_tile() -> None:
     assert at(st, 1, 7) == 1
     chance(st, ONE)
     # Seat 0's hand is now 2, 3, 1, 4, 5: play the "2" with the adventurer on field 2.
-    assert st.hands[0] == [TWO, THREE, ONE, FOUR, FIVE]
+    assert st.hands[0] == (TWO, THREE, ONE, FOUR, FIVE)
     st.apply_action(rules.PLAY_LEFT)
     assert st.legal_actions() == [rules.MOVE_FROM + 0, rules.MOVE_FROM + 2]
     log = narrated(st, rules.MOVE_FROM + 2)
@@ -213,7 +213,7 @@ def test_horus_tile_offers_a_key_or_a_horus_card_with_no_draw() -> None:
     before = st.clone()
     assert narrated(st, RANGE_3) == [("horus_card_taken", {"level": 1, "card": "range_3"})]
     assert st.narrate(before, RANGE_3, 1)[0]["kind"] == "horus_card_taken_hidden"
-    assert st.hands[0] == [ONE, TWO, RANGE_3, FOUR, THREE]
+    assert st.hands[0] == (ONE, TWO, RANGE_3, FOUR, THREE)
     assert st.origins[0][2] == 0  # from the level-1 deck, as everybody saw
     assert st.current_player() == 1 and st.phase == rules.P_PLAY  # no draw
     assert st.keys[0] == 0
@@ -241,7 +241,7 @@ def test_favour_of_horus_temple_tile_level_two_card() -> None:
     assert prompt is not None and prompt["text"] == "Take a Horus card of 2 or 3 eyes"
     st.apply_action(rules.HORUS_LEVEL + 1)
     chance(st, DIE_RANGE)
-    assert st.hands[0] == [ONE, ONE, DIE_RANGE, ONE, ONE]
+    assert st.hands[0] == (ONE, ONE, DIE_RANGE, ONE, ONE)
     assert st.origins[0][2] == 1
     assert st.current_player() == 1
 

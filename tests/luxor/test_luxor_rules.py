@@ -69,8 +69,8 @@ def test_setup_deals_five_cards_each_in_the_dealt_order() -> None:
             (DIE, ONE, DIE, ONE, PLUS_MINUS_ONE),
         ],
     )
-    assert st.hands[1] == [FIVE, FOUR, THREE, TWO, ONE]
-    assert st.hands[2] == [DIE, ONE, DIE, ONE, PLUS_MINUS_ONE]
+    assert st.hands[1] == (FIVE, FOUR, THREE, TWO, ONE)
+    assert st.hands[2] == (DIE, ONE, DIE, ONE, PLUS_MINUS_ONE)
     assert st.draw_size == 31 - 15
     assert all(st.adventurers[s * NF] == 2 for s in range(3))
     assert st.sleeping == (1,) * 9
@@ -123,7 +123,7 @@ def test_no_move_possible_plays_either_card_idle_and_draws() -> None:
     assert st.phase == rules.P_DRAW and at(st, 0, 41) == 2
     assert st.no_move_turns == 1
     chance(st, FOUR)
-    assert st.hands[0] == [TWO, THREE, FOUR, FOUR, FIVE]
+    assert st.hands[0] == (TWO, THREE, FOUR, FOUR, FIVE)
 
 
 def test_a_card_that_cannot_move_may_not_be_played_if_the_other_can() -> None:

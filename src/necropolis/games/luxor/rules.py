@@ -311,8 +311,8 @@ def apply(st: LuxorState, action: int) -> None:
         target = st.deal_index // HAND_SIZE
         if st.sink is not None:
             st.sink.append(ev.CardDealt(target, action))
-        st.hands[target].append(action)
-        st.origins[target].append(3)
+        st.hands[target] += (action,)
+        st.origins[target] += (3,)
         st.deal_index += 1
         if st.deal_index == HAND_SIZE * st.num_players:
             st.deal_index = 0
@@ -342,16 +342,22 @@ def apply(st: LuxorState, action: int) -> None:
 def _insert_middle(st: LuxorState, seat: int, kind: int, origin: int) -> None:
     hand = st.hands[seat]
     mid = len(hand) // 2
-    hand.insert(mid, kind)
-    st.origins[seat].insert(mid, origin)
+    st.hands[seat] = (*hand[:mid], kind, *hand[mid:])
+    origins = st.origins[seat]
+    st.origins[seat] = (*origins[:mid], origin, *origins[mid:])
 
 
 def _play(st: LuxorState, seat: int, action: int) -> None:
     hand = st.hands[seat]
     left, right = playable_ends(st)
-    idx = 0 if action == PLAY_LEFT else len(hand) - 1
-    kind = hand.pop(idx)
-    st.origins[seat].pop(idx)
+    if action == PLAY_LEFT:
+        kind = hand[0]
+        st.hands[seat] = hand[1:]
+        st.origins[seat] = st.origins[seat][1:]
+    else:
+        kind = hand[-1]
+        st.hands[seat] = hand[:-1]
+        st.origins[seat] = st.origins[seat][:-1]
     st.discard[kind] += 1
     st.card = kind
     if st.sink is not None:

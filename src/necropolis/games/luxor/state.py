@@ -123,11 +123,12 @@ class LuxorState(State):
         #: Entry ``seat * 3 + statue`` is 1 while that seat's adventurer lies at that statue.
         self.sleeping: tuple[int, ...] = (1,) * (n * NUM_STATUES)
         assert ACTIVE_AT_START + NUM_STATUES == ADVENTURERS
-        #: Each hand's card kinds, left to right; the order never changes.
-        self.hands: list[list[int]] = [[] for _ in range(n)]
+        #: Each hand's card kinds, left to right; the order never changes. Tuples, which
+        #: the rules replace (a card or two a turn): a clone copies the outer list only.
+        self.hands: list[tuple[int, ...]] = [()] * n
         #: Where each hand card came from (public): 0..2 a Horus deck level 1..3, 3 + e the
         #: draw pile of epoch e (epoch 0 is the first shuffle, +1 at every reshuffle).
-        self.origins: list[list[int]] = [[] for _ in range(n)]
+        self.origins: list[tuple[int, ...]] = [()] * n
         #: Kinds left in the current draw pile (epoch ``epoch``), and their total.
         self.draw_counts: list[int] = list(STARTING_CARDS)
         self.draw_size: int = sum(STARTING_CARDS)
@@ -263,8 +264,8 @@ class LuxorState(State):
         new.tiles = self.tiles.copy()
         new.adventurers = self.adventurers.copy()
         new.sleeping = self.sleeping
-        new.hands = [h.copy() for h in self.hands]
-        new.origins = [o.copy() for o in self.origins]
+        new.hands = self.hands.copy()
+        new.origins = self.origins.copy()
         new.draw_counts = self.draw_counts.copy()
         new.draw_size = self.draw_size
         new.epoch = self.epoch

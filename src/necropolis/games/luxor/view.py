@@ -48,7 +48,7 @@ def make_view(st: LuxorState, seat: int | None) -> View:
     player = st.current_player()
     acting = [player] if player >= 0 else []
     legal = rules.legal_actions(st) if seat is not None and player == seat else []
-    hands: list[list[int] | None] = [st.hands[s][:] if s == seat else None for s in range(n)]
+    hands: list[list[int] | None] = [list(st.hands[s]) if s == seat else None for s in range(n)]
     scarabs: list[list[int] | None] = [
         list(st.scarabs[s]) if (s == seat or over) else None for s in range(n)
     ]
@@ -72,7 +72,7 @@ def make_view(st: LuxorState, seat: int | None) -> View:
             for s in range(n)
         ],
         "hands": hands,
-        "hand_origins": [o[:] for o in st.origins],
+        "hand_origins": [list(o) for o in st.origins],
         "discard": st.discard[:],
         "draw_pile": st.draw_size,
         "epoch": st.epoch,
@@ -260,8 +260,9 @@ def resample(st: LuxorState, seat: int, rng: random.Random) -> LuxorState:
     # by kind; the places those cards fill, in seat order and then hand order.
     counts: dict[int, list[int]] = {}
     places: dict[int, list[tuple[list[int], int]]] = {}
+    hands = [list(h) for h in st.hands]  # filled in below, then put back as tuples
     for s in others:
-        hand = new.hands[s]
+        hand = hands[s]
         for i, (kind, origin) in enumerate(zip(hand, st.origins[s], strict=True)):
             pool = counts.get(origin)
             if pool is None:
@@ -292,6 +293,7 @@ def resample(st: LuxorState, seat: int, rng: random.Random) -> LuxorState:
         else:
             assert not cards  # an old shuffle's pile is drawn out
     new.horus_counts = tuple(horus)
+    new.hands = [tuple(h) for h in hands]
     if st.final is None:  # scarab values are shown at the end
         values = list(st.scarab_supply)
         hidden = 0
