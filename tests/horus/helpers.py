@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from collections.abc import Iterable
 from typing import Any
 
 import necropolis
 from necropolis.engine import CHANCE
 from necropolis.engine.driver import sample_chance
-from necropolis.engine.frozen import replaced
+from necropolis.engine.frozen import added, removed, replaced
 from necropolis.games.horus import components as cp
 from necropolis.games.horus.state import HorusState
 
@@ -137,9 +138,15 @@ def fill(state: HorusState, seat: int, names: list[str]) -> None:
             state.alcove_idol = replaced(state.alcove_idol, cp.CARD_GOD[t], False)
         else:
             assert state.supply[t] > 0
-            state.supply[t] -= 1
-        state.hand[seat].append(t)
-    state.hand[seat].sort()
+            state.supply = added(state.supply, t, -1)
+        state.hand[seat] = tuple(sorted((*state.hand[seat], t)))
+
+
+def drop_blocks(state: HorusState, numbers: Iterable[int]) -> None:
+    """Prepare a position: the blocks ``numbers`` (1 to 36) have fallen from the box."""
+    for b in numbers:
+        state.fallen = replaced(state.fallen, b - 1, True)
+        state.box = removed(state.box, b - 1)
 
 
 DAVID, CHANTAL, DELROY, ABDEL, RASPUTIN, MAKI, JOSE, EDGAR = range(8)
@@ -171,9 +178,7 @@ def block_15_example() -> HorusState:
     roll(state, [1, 1, 1, 1, 1])
     end_turns(state)
     roll(state, [1, 1, 1, 1, 1])
-    for b in (12, 13, 14):
-        state.fallen[b - 1] = True
-        state.box.remove(b - 1)
+    drop_blocks(state, (12, 13, 14))
     state.square[0] = square(7, 4)
     state.square[1] = square(5, 5)
     state.square[2] = square(3, 4)

@@ -65,7 +65,7 @@ def test_dodge_avoids_the_block_wound_but_not_the_jump() -> None:
     act(state, "seat 0 jumps east")
     assert cp.BLOCK_WOUND in state.hand[0]
     act(state, "seat 1 jumps south and uses Dodge")
-    assert state.hand[1] == [] and state.ability_used[1]
+    assert state.hand[1] == () and state.ability_used[1]
     assert state.square[1] == square(2, 1)
 
 
@@ -148,10 +148,10 @@ def test_reflexes_throws_off_a_scorpion() -> None:
     act(state, "seat 0 searches")
     chance(state, card("Scorpion"))
     act(state, "seat 0 uses Reflexes")
-    assert state.hand[0] == [] and card("Scorpion") in state.discard
+    assert state.hand[0] == () and card("Scorpion") in state.discard
     act(state, "seat 0 searches")
     chance(state, card("Scorpion"))
-    assert state.hand[0] == [card("Scorpion")]  # only once per game
+    assert state.hand[0] == (card("Scorpion"),)  # only once per game
 
 
 def test_swimming_escapes_a_crocodile() -> None:
@@ -162,7 +162,7 @@ def test_swimming_escapes_a_crocodile() -> None:
     act(state, "seat 0 searches")
     chance(state, card("Crocodile"))
     act(state, "seat 0 uses Swimming")
-    assert state.hand[0] == []
+    assert state.hand[0] == ()
 
 
 def test_lockpicking_supplies_the_one_missing_face() -> None:

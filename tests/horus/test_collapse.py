@@ -62,7 +62,7 @@ def test_a_block_can_fall_on_an_exit_space_and_the_adventurer_there_jumps() -> N
     jumps = sorted(state.action_to_string(a) for a in state.legal_actions())
     assert jumps == ["seat 0 jumps east", "seat 0 jumps north"]  # the other exit, the nest
     act(state, "seat 0 jumps east")
-    assert state.square[0] == EAST_EXIT and state.hand[0] == [cp.BLOCK_WOUND]
+    assert state.square[0] == EAST_EXIT and state.hand[0] == (cp.BLOCK_WOUND,)
     assert said(told(mark, state, 1))[0] == f"Stone block {cp.SQUARE_NUMBER[WEST_EXIT]} fell"
     assert state.status == [INSIDE, INSIDE]
 

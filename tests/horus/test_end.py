@@ -14,6 +14,7 @@ from tests.horus.helpers import (
     act,
     card,
     chance,
+    drop_blocks,
     end_turns,
     keep_all,
     roll,
@@ -109,7 +110,7 @@ def test_a_tie_goes_to_the_holder_of_the_horus_idol() -> None:
     assert _parts(state, 1) == {"score_idols": 5}
     _both_leave(state)
     assert state.scores() == [7.0, 6.0]
-    state.hand[0] = [card("Hededet treasure (5)")]  # prepared: make it a tie at 6
+    state.hand[0] = (card("Hededet treasure (5)"),)  # prepared: make it a tie at 6
     assert state.scores() == [6.0, 6.0]
     assert state.returns() == [0.0, 1.0]
     ties = [[t["value"] for t in b["tiebreak"]] for b in state.score_breakdown()]
@@ -124,15 +125,14 @@ def test_a_tie_without_horus_goes_to_the_higher_idols_then_is_shared() -> None:
     assert state.scores() == [8.0, 8.0]
     assert state.returns() == [1.0, 0.0]  # Anubis idol 4 beats Thoth idol 3
     assert [b["tiebreak"][1]["value"] for b in state.score_breakdown()] == [4, 3]
-    state.hand[1] = [card("Anubis Idol"), card("Sobek treasure (1)")]
+    state.hand[1] = (card("Anubis Idol"), card("Sobek treasure (1)"))
     assert state.returns() == [0.5, 0.5]
 
 
 def test_an_adventurer_who_does_not_escape_scores_nothing() -> None:
     state = start([DAVID, CHANTAL], {1: ["Hededet treasure (6)"] * 1})
     state.square[1] = square(3, 4)
-    state.fallen[11:15] = [True] * 4  # blocks 12-15: the Cobra Nest is cut off
-    state.box = [b for b in state.box if not 11 <= b <= 14]
+    drop_blocks(state, range(12, 16))  # blocks 12-15: the Cobra Nest is cut off
     keep_all(state)
     roll(state, [6, 6, 1, 1, 1])
     act(state, "seat 0 leaves the pyramid")
@@ -163,8 +163,7 @@ def test_nobody_escapes_and_the_mummies_win() -> None:
     state = start([DAVID, CHANTAL])
     state.square[0] = square(3, 4)
     state.square[1] = square(2, 4)
-    state.fallen[11:14] = [True] * 3
-    state.box = [b for b in state.box if not 11 <= b <= 13]
+    drop_blocks(state, range(12, 15))
     keep_all(state)
     roll(state, [1, 1, 1, 1, 1])
     end_turns(state)
@@ -182,8 +181,7 @@ def test_the_block_that_closes_the_last_way_out_ends_the_game() -> None:
     # inside by the Stone Blocks", however many blocks are still in the box
     state = start([DAVID, CHANTAL])
     state.square[0], state.square[1] = square(7, 4), square(7, 5)  # prepared: in the nest
-    state.fallen[35 - 1] = True  # prepared: the west exit space is covered
-    state.box.remove(35 - 1)
+    drop_blocks(state, (35,))  # prepared: the west exit space is covered
     keep_all(state)
     roll(state, [1, 1, 1, 1, 1])
     end_turns(state)
@@ -196,9 +194,7 @@ def test_the_block_that_closes_the_last_way_out_ends_the_game() -> None:
 
 def test_the_last_adventurer_crushed_ends_the_game() -> None:
     state = start([DAVID, CHANTAL])
-    for b in (11, 17, 31):  # around block 16's square (5, 2)
-        state.fallen[b - 1] = True
-        state.box.remove(b - 1)
+    drop_blocks(state, (11, 17, 31))  # around block 16's square (5, 2)
     state.square[1] = square(5, 2)
     keep_all(state)
     roll(state, [6, 6, 1, 1, 1])

@@ -23,7 +23,7 @@ from tests.horus.helpers import (
 def test_antidote_vial_cures_a_snake_bite_or_a_scorpion_sting() -> None:
     state = start([DAVID, CHANTAL], {0: ["Antidote Vial", "Snake", "Scorpion"]})
     act(state, "seat 0 uses an Antidote Vial on a Snake")
-    assert state.hand[0] == [card("Scorpion")]
+    assert state.hand[0] == (card("Scorpion"),)
     assert sorted(state.discard) == sorted([card("Antidote Vial"), card("Snake")])
 
 
@@ -33,7 +33,7 @@ def test_medi_kit_treats_a_crocodile_bite_or_a_block_wound() -> None:
     assert "seat 0 uses a Medi-kit on a Block wound" in legal
     assert not any("Mummy" in text for text in legal)  # nothing heals a mummy's touch
     act(state, "seat 0 uses a Medi-kit on a Block wound")
-    assert state.hand[0] == [card("Mummy wound")]
+    assert state.hand[0] == (card("Mummy wound"),)
 
 
 def test_bag_holds_two_treasures_and_counts_as_one_card() -> None:

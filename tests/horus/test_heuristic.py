@@ -10,7 +10,7 @@ import pytest
 
 from necropolis.engine import CHANCE
 from necropolis.engine.driver import sample_chance
-from necropolis.engine.frozen import replaced
+from necropolis.engine.frozen import added, replaced
 from necropolis.engine.seat import SeatWindow
 from necropolis.games import load_game
 from necropolis.games.horus import components as cp
@@ -36,7 +36,17 @@ from necropolis.games.horus.heuristic import (
     policy,
 )
 from necropolis.games.horus.state import HorusState
-from tests.horus.helpers import CHANTAL, DAVID, JOSE, card, keep_all, roll, square, start
+from tests.horus.helpers import (
+    CHANTAL,
+    DAVID,
+    JOSE,
+    card,
+    drop_blocks,
+    keep_all,
+    roll,
+    square,
+    start,
+)
 
 
 def _midgame(players: int, seed: int, steps: int, secrecy: bool = False) -> HorusState:
@@ -82,9 +92,7 @@ def _turn_of_seat_0(hand: list[str]) -> HorusState:
 
 def _fell(state: HorusState, numbers: list[int]) -> None:
     """Prepare a late position: these blocks have fallen (as after many rounds)."""
-    for b in numbers:
-        state.fallen[b - 1] = True
-        state.box.remove(b - 1)
+    drop_blocks(state, numbers)
 
 
 def test_it_takes_a_revealed_treasure_beside_it() -> None:
@@ -92,7 +100,7 @@ def test_it_takes_a_revealed_treasure_beside_it() -> None:
     state.square[0] = square(3, 0)  # in front of the third Anubis sarcophagus
     state.sarc_state = replaced(state.sarc_state, 2, 1)
     state.sarc_card = replaced(state.sarc_card, 2, card("Anubis treasure (9)"))
-    state.supply[state.sarc_card[2]] -= 1
+    state.supply = added(state.supply, state.sarc_card[2], -1)
     assert policy(SeatWindow(state, 0), random.Random(0)) == A_TAKE + 2
 
 
@@ -243,8 +251,10 @@ def test_the_estimate_counts_the_load_out_and_what_weighs_on_a_raider() -> None:
     state.status[1] = SEALED
     assert state.estimate_returns()[0] > 0.5 and state.estimate_returns()[1] == 0.0
     state.status[1] = ESCAPED
-    state.hand[1] = sorted(
-        [card("Anubis treasure (9)"), card("Thoth treasure (8)"), card("Horus treasure (10)")]
+    state.hand[1] = tuple(
+        sorted(
+            [card("Anubis treasure (9)"), card("Thoth treasure (8)"), card("Horus treasure (10)")]
+        )
     )
     assert state.estimate_returns()[1] > state.estimate_returns()[0]
     # a wound weighs on a raider still inside
@@ -252,7 +262,7 @@ def test_the_estimate_counts_the_load_out_and_what_weighs_on_a_raider() -> None:
     fresh.square[0] = cp.ENTRANCES[0]
     fresh.square[1] = square(0, 4)
     assert fresh.estimate_returns() == inside
-    fresh.hand[0] = sorted([*fresh.hand[0], card("Scorpion")])
+    fresh.hand[0] = tuple(sorted([*fresh.hand[0], card("Scorpion")]))
     assert fresh.estimate_returns()[0] < inside[0]
 
 

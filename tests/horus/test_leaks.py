@@ -11,7 +11,7 @@ import pytest
 
 from necropolis.engine import CHANCE, HiddenHistoryError
 from necropolis.engine.driver import sample_chance
-from necropolis.engine.frozen import replaced
+from necropolis.engine.frozen import added, removed, replaced
 from necropolis.games.horus import components as cp
 from necropolis.games.horus.state import HorusState
 from tests.conformance.twins import reachable
@@ -39,20 +39,18 @@ def _same_for(a: HorusState, b: HorusState, seats: list[int | None]) -> None:
         assert game.encode_view(va) == game.encode_view(vb)
 
 
-def _swap(state: HorusState, holder: list[int], old: int, new: int) -> HorusState:
-    """``state`` with card ``old`` in ``holder`` exchanged for ``new`` from the supply."""
-    holder.remove(old)
-    holder.append(new)
-    holder.sort()
-    state.supply[new] -= 1
-    state.supply[old] += 1
+def _swap(state: HorusState, seat: int, old: int, new: int) -> HorusState:
+    """``state`` with card ``old`` in front of ``seat`` exchanged for ``new`` from the
+    supply."""
+    state.hand[seat] = tuple(sorted((*removed(state.hand[seat], old), new)))
+    state.supply = added(added(state.supply, new, -1), old, 1)
     return state
 
 
 def _with_treasure(**options: object) -> tuple[HorusState, HorusState]:
     a = start([DAVID, CHANTAL, ABDEL], {1: ["Hededet treasure (2)", "Scorpion"]}, **options)
     b = a.clone()
-    _swap(b, b.hand[1], card("Hededet treasure (2)"), card("Hededet treasure (6)"))
+    _swap(b, 1, card("Hededet treasure (2)"), card("Hededet treasure (6)"))
     return a, b
 
 
@@ -66,8 +64,8 @@ def test_the_decks_are_hidden_from_everyone() -> None:
     a = start([DAVID, CHANTAL])
     b = a.clone()
     # the same number of sand cards, in a different mix
-    b.supply[card("Hededet treasure (1)")] -= 1
-    b.supply[card("Hededet treasure (6)")] += 1
+    b.supply = added(b.supply, card("Hededet treasure (1)"), -1)
+    b.supply = added(b.supply, card("Hededet treasure (6)"), 1)
     _same_for(a, b, [0, 1, None])
 
 
@@ -135,9 +133,9 @@ def test_the_bag_hides_its_load() -> None:
     a = start([DAVID, CHANTAL], {1: ["Bag", "Sobek treasure (2)"]})
     act(a, "seat 1 puts Sobek treasure (2) in the bag")
     b = a.clone()
-    bag = list(b.bag[1])
-    _swap(b, bag, card("Sobek treasure (2)"), card("Sobek treasure (5)"))
-    b.bag = replaced(b.bag, 1, tuple(bag))
+    old, new = card("Sobek treasure (2)"), card("Sobek treasure (5)")
+    b.bag = replaced(b.bag, 1, tuple(sorted((*removed(b.bag[1], old), new))))
+    b.supply = added(added(b.supply, new, -1), old, 1)
     _same_for(a, b, [0, None])
     assert a.view(1) != b.view(1)
 
@@ -145,13 +143,13 @@ def test_the_bag_hides_its_load() -> None:
 def test_total_secrecy_hides_wounds_and_searched_cards() -> None:
     a = start([DAVID, CHANTAL], {1: ["Scorpion", "Crowbar"]}, total_secrecy=True)
     b = a.clone()
-    _swap(b, b.hand[1], card("Scorpion"), card("Hededet treasure (4)"))
+    _swap(b, 1, card("Scorpion"), card("Hededet treasure (4)"))
     _same_for(a, b, [0, None])
     assert a.view(1) != b.view(1)
     # under the normal rules the same difference shows
     c = start([DAVID, CHANTAL], {1: ["Scorpion", "Crowbar"]})
     d = c.clone()
-    _swap(d, d.hand[1], card("Scorpion"), card("Hededet treasure (4)"))
+    _swap(d, 1, card("Scorpion"), card("Hededet treasure (4)"))
     assert c.view(0) != d.view(0)
 
 

@@ -15,6 +15,7 @@ from tests.horus.helpers import (
     act,
     card,
     chance,
+    drop_blocks,
     end_turns,
     keep_all,
     roll,
@@ -45,7 +46,7 @@ def test_search_dangers_are_wounds_by_area() -> None:
     act(state, "seat 1 searches")
     assert {t for t, _ in state.chance_outcomes()} == set(cp.TYPES_OF_ORIGIN[cp.WATER_DECK])
     chance(state, card("Crocodile"))
-    assert state.hand == [[card("Scorpion")], [card("Crocodile")]]
+    assert state.hand == [(card("Scorpion"),), (card("Crocodile"),)]
     assert state.view(1)["players"][0]["cards"] == ["Scorpion"]  # wounds lie face up
     log = told(mark, state, 1)
     assert said(log, "found") == [
@@ -62,7 +63,7 @@ def test_touch_when_an_adventurer_walks_into_a_mummy() -> None:
     _turns(state, [2, 1, 1, 1, 1])
     mark = state.clone()
     act(state, "seat 0 moves north")  # Initkaes stands on (1, 0)
-    assert state.hand[0] == [cp.MUMMY_WOUND]
+    assert state.hand[0] == (cp.MUMMY_WOUND,)
     assert said(told(mark, state, 1)) == [
         "Player 1 moved north in the Mummies' Corridor",
         "Initkaes touched Player 1: a wound",
@@ -76,7 +77,7 @@ def test_touch_when_a_mummy_walks_over_adventurers_all_of_them() -> None:
     end_turns(state)
     mark = state.clone()
     roll(state, [4, 1, 1, 1, 1])  # one step: Initkaes (facing south) enters (2, 0)
-    assert state.hand == [[cp.MUMMY_WOUND], [cp.MUMMY_WOUND]]
+    assert state.hand == [(cp.MUMMY_WOUND,), (cp.MUMMY_WOUND,)]
     log = told(mark, state, 0)
     assert said(log, "mummies_walk") == ["The mummy dice gave each mummy 1 step"]
     walk = [e for e in log if e["kind"] == "mummy_walked" and e["params"]["mummy"] == "Initkaes"]
@@ -94,7 +95,7 @@ def test_touch_when_they_stay_together_into_the_next_round() -> None:
     end_turns(state)
     mark = state.clone()
     roll(state, [1, 1, 1, 1, 1])  # no mummy moves
-    assert state.hand[0] == [cp.MUMMY_WOUND]
+    assert state.hand[0] == (cp.MUMMY_WOUND,)
     log = told(mark, state, None)
     assert said(log, "mummies_walk") == ["The mummy dice gave each mummy 0 steps"]
     assert said(log, "mummy_walked") == []
@@ -131,7 +132,7 @@ def test_two_mummies_on_one_square_wound_twice() -> None:
     _turns(state, [2, 1, 1, 1, 1])
     mark = state.clone()
     act(state, "seat 0 moves north")
-    assert state.hand[0] == [cp.MUMMY_WOUND, cp.MUMMY_WOUND]
+    assert state.hand[0] == (cp.MUMMY_WOUND, cp.MUMMY_WOUND)
     assert said(told(mark, state, 0), "touched_by_mummy") == [
         "Initkaes touched you: a wound",
         "Sanakht touched you: a wound",
@@ -140,9 +141,7 @@ def test_two_mummies_on_one_square_wound_twice() -> None:
 
 def test_a_block_with_no_free_square_around_crushes() -> None:
     state = start([DAVID, CHANTAL])
-    for b in (11, 17, 31):  # the squares around block 16's square (5, 2)
-        state.fallen[b - 1] = True
-        state.box.remove(b - 1)
+    drop_blocks(state, (11, 17, 31))  # the squares around block 16's square (5, 2)
     state.square[0] = square(5, 2)
     _turns(state, [1, 1, 1, 1, 1])
     end_turns(state)
@@ -193,7 +192,7 @@ def test_twelve_wounds_and_a_touch_make_a_mummy_that_then_walks() -> None:
     mark = state.clone()
     roll(state, [4, 1, 1, 1, 1])  # one step: the new mummy faces north, Initkaes south
     assert state.mummy_square(3) == square(0, 0)
-    assert state.hand[1] == [cp.MUMMY_WOUND]
+    assert state.hand[1] == (cp.MUMMY_WOUND,)
     log = told(mark, state, 1)
     assert "The mummy of Player 1 walked 1 square along the Anubis section" in said(log)
     assert said(log, "touched_by_seat_mummy") == ["The mummy of Player 1 touched you: a wound"]

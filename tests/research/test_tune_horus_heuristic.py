@@ -11,6 +11,7 @@ from types import ModuleType
 import pytest
 
 from necropolis.engine import SeatWindow, play_match
+from necropolis.engine.frozen import removed, replaced
 from necropolis.games import load_game
 from necropolis.games.horus import components as cp
 from necropolis.games.horus import heuristic
@@ -87,8 +88,8 @@ def test_a_seat_that_waits_on_an_exit_with_cards_is_counted_as_staying(tune: Mod
     open_blocks = (13, 2, 3, 23, 24, 33, 34, 35, 36)
     for b in range(1, 37):
         if b not in open_blocks:
-            state.fallen[b - 1] = True
-            state.box.remove(b - 1)
+            state.fallen = replaced(state.fallen, b - 1, True)
+            state.box = removed(state.box, b - 1)
     state.square[0] = cp.ENTRANCES[0]
     bot = tune.TunedBot("levels", heuristic.LEVELS)
     assert bot.choose(SeatWindow(state, 0), random.Random(0)) == A_DONE

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from necropolis.engine.frozen import removed, replaced
+from necropolis.engine.frozen import added, removed, replaced
 from necropolis.games.horus import components as cp
 from necropolis.games.horus import effects
 from necropolis.games.horus import events as ev
@@ -73,7 +73,7 @@ assert all(cp.CARD_KIND[t] == cp.EQUIPMENT for t in range(_LAST_EQUIPMENT + 1))
 
 def _discard_to_pile(s: HorusState, seat: int, t: int) -> None:
     """Remove ``t`` from the seat's cards into the discard pile (a Bag takes its load)."""
-    s.hand[seat].remove(t)
+    s.hand[seat] = removed(s.hand[seat], t)
     pile = s.discard
     pile.append(t)
     if t == cp.BAG:
@@ -245,7 +245,7 @@ def apply_decision(s: HorusState, a: int) -> None:
         return
     if A_BAG_PUT <= a < A_BAG_PUT + cp.NUM_CARD_TYPES:
         t = a - A_BAG_PUT
-        s.hand[seat].remove(t)
+        s.hand[seat] = removed(s.hand[seat], t)
         s.bag = replaced(s.bag, seat, tuple(sorted((*s.bag[seat], t))))
         if node == D_ROOM:
             _room_made(s)
@@ -277,7 +277,7 @@ def apply_decision(s: HorusState, a: int) -> None:
         if a >= A_JUMP_DODGE:
             s.ability_used = replaced(s.ability_used, seat, True)
         elif s.supply[cp.BLOCK_WOUND] > 0:
-            s.supply[cp.BLOCK_WOUND] -= 1
+            s.supply = added(s.supply, cp.BLOCK_WOUND, -1)
             events.append((E_GIVE, seat, cp.BLOCK_WOUND))
         events += [effects.touch(seat, m, s.mummy_facing[m]) for m in s.mummies_at(nb)]
         s.queue[0:0] = events
@@ -298,7 +298,7 @@ def apply_decision(s: HorusState, a: int) -> None:
         if a == A_KEEP_BLOCK:
             s.chosen_block = b
             s.chosen_known = seat
-            s.box.remove(b)
+            s.box = removed(s.box, b)
         # put back: another block is set aside unseen, which is the same as drawing it
         # from the box in phase 5 (so the draw is deferred to then)
         return

@@ -10,9 +10,11 @@ carries out one and says whether it stopped. The decisions (:mod:`.actions`) and
 
 from __future__ import annotations
 
+from bisect import bisect_right
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from necropolis.engine.frozen import replaced
+from necropolis.engine.frozen import added, removed, replaced
 from necropolis.games.horus import components as cp
 from necropolis.games.horus import events as ev
 from necropolis.games.horus.codes import (
@@ -90,11 +92,11 @@ def lock_success(s: HorusState) -> None:
 
 def fall(s: HorusState, b: int) -> None:
     """Block ``b`` (number - 1) lands: whoever stands there must jump, then seal check."""
-    s.fallen[b] = True
+    s.fallen = replaced(s.fallen, b, True)
     if s.sink is not None:
         s.sink.append(ev.BlockFell(b))
     if b in s.box:
-        s.box.remove(b)
+        s.box = removed(s.box, b)
     square = cp.BLOCK_SQUARE[b]
     events = [
         (E_JUMP, seat, square)
@@ -126,7 +128,7 @@ _ALL_BITS = sum(SQUARE_BIT)
 _WIDTH = cp.WIDTH
 
 
-def exit_reach_bits(fallen: list[bool]) -> int:
+def exit_reach_bits(fallen: Sequence[bool]) -> int:
     """The grid bits of every square from which an exit can still be reached.
 
     The whole board floods at once: each pass spreads the reached set one step in all
@@ -172,8 +174,8 @@ def seal_check(s: HorusState) -> None:
 
 def add_card(s: HorusState, seat: int, t: int) -> None:
     hand = s.hand[seat]
-    hand.append(t)
-    hand.sort()
+    at = bisect_right(hand, t)
+    s.hand[seat] = (*hand[:at], t, *hand[at:])  # kept sorted
     if s.sink is not None:
         public = cp.CARD_KIND[t] == cp.IDOL or t in (cp.MUMMY_WOUND, cp.BLOCK_WOUND)
         here: tuple[tuple[int, int], ...] = ()
@@ -187,7 +189,7 @@ def return_card(s: HorusState, t: int) -> None:
     if cp.CARD_KIND[t] == cp.IDOL:
         s.alcove_idol = replaced(s.alcove_idol, cp.CARD_GOD[t], True)
     else:
-        s.supply[t] += 1
+        s.supply = added(s.supply, t, 1)
 
 
 def mummify(s: HorusState, seat: int, m: int, facing: int) -> None:
@@ -282,7 +284,7 @@ def handle_event(s: HorusState, effect: tuple[int, int, int]) -> bool:
         if s.wounds(seat) >= cp.CARD_LIMIT:
             mummify(s, seat, m, facing)
         elif s.supply[cp.MUMMY_WOUND] > 0:
-            s.supply[cp.MUMMY_WOUND] -= 1
+            s.supply = added(s.supply, cp.MUMMY_WOUND, -1)
             s.queue.insert(0, (E_GIVE, seat, cp.MUMMY_WOUND))
         return False
     if code == E_JUMP:

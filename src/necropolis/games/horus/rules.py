@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from necropolis.engine.frozen import replaced
+from necropolis.engine.frozen import added, replaced
 from necropolis.games.horus import actions
 from necropolis.games.horus import components as cp
 from necropolis.games.horus import events as ev
@@ -141,7 +141,7 @@ def apply_chance(s: HorusState, a: int) -> None:
             lock_success(s)
     elif node == C_DRAW:
         seat = s.node_seat
-        s.supply[a] -= 1
+        s.supply = added(s.supply, a, -1)
         if reaction_possible(s, seat, s.node_arg, a) or (
             s.secrecy and reaction_possible(s, seat, s.node_arg, -1)
         ):
@@ -152,7 +152,7 @@ def apply_chance(s: HorusState, a: int) -> None:
             s.queue.insert(0, (E_GIVE, seat, a))
     elif node == C_SARC:
         k = s.node_arg % PEEK_FLAG
-        s.supply[a] -= 1
+        s.supply = added(s.supply, a, -1)
         s.sarc_card = replaced(s.sarc_card, k, a)
         if s.node_arg >= PEEK_FLAG:
             s.peeked_by = replaced(s.peeked_by, k, s.node_seat)

@@ -126,7 +126,7 @@ class HorusState(State):
         self.adventurer: tuple[int, ...] = (-1,) * n  # adventurer index chosen by each seat
         self.square = [-1] * n  # square id of the adventurer's figure
         self.status = [UNPLACED] * n
-        self.hand: list[list[int]] = [[] for _ in range(n)]  # card types in front, sorted
+        self.hand: list[tuple[int, ...]] = [()] * n  # card types in front, sorted
         self.bag: tuple[tuple[int, ...], ...] = ((),) * n  # card types inside the Bags, sorted
         self.ability_used: tuple[bool, ...] = (False,) * n
         self.wll: tuple[int, ...] = (0,) * n  # wound and load level for this round
@@ -144,15 +144,17 @@ class HorusState(State):
         self.mummy_facing = [f for _, _, f in starts]  # +1 or -1 along the path
         self.mummy_down = (False,) * len(starts)  # shot down (Shoot) until phase 4
         self.mummy_seat = (-1,) * len(starts)  # the seat whose adventurer became this mummy
-        self.fallen = [False] * cp.NUM_BLOCKS  # block number - 1 -> fallen
-        self.box = list(range(cp.NUM_BLOCKS))  # block numbers - 1 still in the box, sorted
+        self.fallen: tuple[bool, ...] = (False,) * cp.NUM_BLOCKS  # block number - 1 -> fallen
+        # block numbers - 1 still in the box, sorted
+        self.box: tuple[int, ...] = tuple(range(cp.NUM_BLOCKS))
         self.chosen_block = -1  # block set aside by Udjat/Clairvoyance for phase 5
         self.chosen_known = -1  # the seat that checked the chosen block, or -1
         self.check_block = -1  # block being checked (awaiting keep / put back)
         self.udjat_round = False  # an Udjat or Clairvoyance was used this round
-        self.supply = list(cp.CARD_COUNT)  # undrawn cards of each type (decks, piles, pools)
+        supply = list(cp.CARD_COUNT)  # undrawn cards of each type (decks, piles, pools)
         for t in cp.IDOL_CARD:
-            self.supply[t] = 0
+            supply[t] = 0
+        self.supply: tuple[int, ...] = tuple(supply)
         self.alcove_idol = (True,) * len(cp.GODS)
         # 0 closed, 1 open with treasure, 2 emptied
         self.sarc_state = (0,) * cp.NUM_SARCOPHAGI
@@ -303,7 +305,8 @@ class HorusState(State):
     def _copy(self, new: HorusState) -> HorusState:
         """``new`` (a bare instance) given a copy of every field: the lists copied (the
         method is quicker than a slice), the ints, bools and tuples shared. The fields
-        that change only now and then (abilities, levels, the Bags, the sarcophagi and
+        that change only now and then (the cards in front, abilities, levels, the Bags,
+        the undrawn cards, the fallen blocks and those in the box, the sarcophagi and
         alcoves, the mummies' sections and states, the lock's dice) are tuples, which
         the rules replace rather than change, so sharing them is safe."""
         new.n = self.n
@@ -311,7 +314,7 @@ class HorusState(State):
         new.adventurer = self.adventurer
         new.square = self.square.copy()
         new.status = self.status.copy()
-        new.hand = [h.copy() for h in self.hand]
+        new.hand = self.hand.copy()
         new.bag = self.bag
         new.ability_used = self.ability_used
         new.wll = self.wll
@@ -323,13 +326,13 @@ class HorusState(State):
         new.mummy_facing = self.mummy_facing.copy()
         new.mummy_down = self.mummy_down
         new.mummy_seat = self.mummy_seat
-        new.fallen = self.fallen.copy()
-        new.box = self.box.copy()
+        new.fallen = self.fallen
+        new.box = self.box
         new.chosen_block = self.chosen_block
         new.chosen_known = self.chosen_known
         new.check_block = self.check_block
         new.udjat_round = self.udjat_round
-        new.supply = self.supply.copy()
+        new.supply = self.supply
         new.alcove_idol = self.alcove_idol
         new.sarc_state = self.sarc_state
         new.sarc_card = self.sarc_card

@@ -341,6 +341,7 @@ def resample(s: HorusState, seat: int, rng: random.Random) -> HorusState:
     secrecy = new.secrecy
     # the Bags and the sarcophagi as lists for the draws to fill, made tuples again after
     bags = [list(b) for b in new.bag]
+    hands = [list(h) for h in new.hand]
     sarc_card = list(new.sarc_card)
     if new.node != N_TERMINAL:  # at the end every player shows his cards
         kind = cp.CARD_KIND
@@ -348,7 +349,7 @@ def resample(s: HorusState, seat: int, rng: random.Random) -> HorusState:
         for p in range(new.n):
             if p == seat:
                 continue
-            hand = new.hand[p]
+            hand = hands[p]
             for i, t in enumerate(hand):
                 if kind[t] != cp.IDOL and (secrecy or face_down[t]):
                     by_origin.setdefault(origin_of[t], []).append((hand, i, not secrecy))
@@ -363,7 +364,7 @@ def resample(s: HorusState, seat: int, rng: random.Random) -> HorusState:
         if new.sarc_state[k] == 0 and sarc_card[k] >= 0 and new.peeked_by[k] != seat:
             t = sarc_card[k]
             by_origin.setdefault(origin_of[t], []).append((sarc_card, k, False))
-    supply = new.supply
+    supply = list(new.supply)
     for origin in sorted(by_origin):  # met in an order that hidden types decide
         group = by_origin[origin]
         # the pool: the undrawn cards of this pile and the hidden slots' own cards
@@ -403,15 +404,17 @@ def resample(s: HorusState, seat: int, rng: random.Random) -> HorusState:
                 break
         new.node_arg = t
         supply[t] -= 1
-    for hand in (*new.hand, *bags, new.discard):
+    for hand in (*hands, *bags, new.discard):
         hand.sort()
+    new.hand = [tuple(h) for h in hands]
     new.bag = tuple(map(tuple, bags))
     new.sarc_card = tuple(sarc_card)
+    new.supply = tuple(supply)
     if new.chosen_block >= 0 and new.chosen_known != seat:
         # the block set aside goes back among the others before one is drawn
-        new.box.append(new.chosen_block)
-        new.box.sort()
-        new.chosen_block = new.box.pop(randbelow(rng, len(new.box)))
+        box = sorted((*new.box, new.chosen_block))
+        new.chosen_block = box.pop(randbelow(rng, len(box)))
+        new.box = tuple(box)
     if new.check_block >= 0 and new.node_seat != seat:
         new.check_block = new.box[randbelow(rng, len(new.box))]
     return new
