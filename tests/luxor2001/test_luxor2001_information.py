@@ -39,7 +39,7 @@ def hidden_twin(state: LuxorState, seat: int) -> LuxorState:
     other = next(s for s in range(state.n) if s != seat and twin.hands[s])
     # Swap a card of another hand with one of the pile.
     a, b = twin.hands[other][0], twin.pile[-1]
-    twin.hands[other][0] = b
+    twin.hands[other] = replaced(twin.hands[other], 0, b)
     twin.pile[-1] = a
     twin.pile.sort()
     # Another seat's pharaoh card becomes a free animal.

@@ -387,7 +387,7 @@ def apply(st: LuxorState, action: int) -> None:
 
 def _deal(st: LuxorState, card: int) -> None:
     st.pile.remove(card)
-    st.hands[st.deal_k % st.n].append(card)
+    st.hands[st.deal_k % st.n] += (card,)
     if st.sink is not None:
         st.sink.append(ev.CardDealt(st.deal_k % st.n, card))
     if st.curse:
@@ -400,7 +400,7 @@ def _deal(st: LuxorState, card: int) -> None:
 
 
 def _insert(st: LuxorState, card: int, shaft: int) -> None:
-    st.hands[st.player].remove(card)
+    st.hands[st.player] = removed(st.hands[st.player], card)
     level = st.heights[shaft]
     st.heights[shaft] = level + 1
     st.inserted += 1
@@ -697,7 +697,7 @@ def _next_turn_undrawn(st: LuxorState) -> None:
 
 def _draw(st: LuxorState, card: int) -> None:
     st.pile.remove(card)
-    st.hands[st.player].append(card)
+    st.hands[st.player] += (card,)
     if st.sink is not None:
         st.sink.append(ev.CardDrawn(st.player, card))
     st.need_card = False

@@ -53,7 +53,7 @@ class LuxorState(State):
         "dst_mask",  # final phase: bitmask of pillars that received a scarab this seat
         "final_k",  # final phase: how many seats have finished moving scarabs
         "final_seat",  # final phase: the seat moving scarabs, or -1
-        "hands",  # per seat: list of card ids
+        "hands",  # per seat: a tuple of card ids
         "heights",  # per shaft: cards in it (0..5)
         "held",  # per seat: sarcophagi as value index | (seen-by bitmask << 3)
         "inserted",  # cards in the wall (0..40)
@@ -96,7 +96,8 @@ class LuxorState(State):
         self.heights = [0] * SHAFTS
         self.inserted = 0
         self.last_cells = -1
-        self.hands: list[list[int]] = [[] for _ in range(n)]
+        # Tuples, which the rules replace (a card a turn): a clone copies the outer list.
+        self.hands: list[tuple[int, ...]] = [()] * n
         self.pharaoh: tuple[int, ...] = (-1,) * n
         self.occupant = [-1] * NUM_ANIMALS
         self.res_supply = [RESEARCHERS] * n
@@ -144,7 +145,7 @@ class LuxorState(State):
         new.heights = self.heights.copy()
         new.inserted = self.inserted
         new.last_cells = self.last_cells
-        new.hands = [h.copy() for h in self.hands]
+        new.hands = self.hands.copy()
         new.pharaoh = self.pharaoh
         new.occupant = self.occupant.copy()
         new.res_supply = self.res_supply.copy()

@@ -268,7 +268,7 @@ def resample(st: LuxorState, seat: int, rng: random.Random) -> LuxorState:
     k = 0
     for s in others:
         size = len(new.hands[s])
-        new.hands[s] = sorted(pool[k : k + size])
+        new.hands[s] = tuple(sorted(pool[k : k + size]))
         k += size
     new.pile = sorted(pool[k:])
     if st.phase == rules.END:
