@@ -326,3 +326,37 @@ def test_the_prompt_offers_no_target_the_board_is_about_to_draw(
         assert page_errors(page) == []
     finally:
         ctx.close()
+
+
+def test_the_order_of_the_pillars_waits_under_more_options(
+    browser: Browser, server: Server, shots: Path
+) -> None:
+    """luxor2001's set-up asked for "the order of the pillars" in a text field among the
+    options that change the game, and puzzled players: a free-text option waits under
+    "More options", closed, and the games without one show no such thing."""
+    ctx = browser.new_context(viewport=VIEWPORT, locale="en-GB")
+    try:
+        page = new_person(ctx)
+        page.goto(server.url + "/")
+        for game in ("horus", "luxor"):
+            page.get_by_test_id(f"choose-{game}").click()
+            expect(page.locator("#setup")).to_be_visible()
+            expect(page.locator("#setup input[type=text][id^=opt-]")).to_have_count(0)
+            expect(page.get_by_test_id("more-options")).to_have_count(0)
+        page.get_by_test_id("choose-luxor2001").click()
+        setup = page.locator("#setup")
+        expect(setup.locator("#opt-sphinx")).to_be_visible()
+        pillars = setup.locator("#opt-pillar_order")
+        expect(pillars).to_be_hidden()
+        page.screenshot(path=str(shots / "setup-more-options-closed.png"))
+        more = page.get_by_test_id("more-options")
+        expect(more.locator("summary")).to_have_text("More options")
+        more.locator("summary").click()
+        expect(pillars).to_be_visible()
+        expect(more).to_contain_text("Order of the pillars")
+        # Left empty, the table is made with the pillars in the rulebook's order.
+        page.get_by_test_id("create").click()
+        expect(page.get_by_test_id("open-table")).to_be_visible()
+        assert page_errors(page) == []
+    finally:
+        ctx.close()

@@ -240,6 +240,7 @@ def test_every_page_and_panel_speaks_the_language(
             look(page, leftovers, f"{game} setup")
         # A set-up the server refuses: a pillar order that is no order.
         page.get_by_test_id("choose-luxor2001").click()
+        page.get_by_test_id("more-options").locator("summary").click()
         page.locator("#opt-pillar_order").fill("camel, camel")
         page.get_by_test_id("create").click()
         expect(page.locator("#setup .error")).to_be_visible()
