@@ -360,3 +360,35 @@ def test_the_order_of_the_pillars_waits_under_more_options(
         assert page_errors(page) == []
     finally:
         ctx.close()
+
+
+def test_a_table_of_bots_only_is_watched_at_once(
+    browser: Browser, server: Server, shots: Path
+) -> None:
+    """ "Your table is ready", with friends' links to send, was shown for a table of bots
+    only: such a table has nobody to invite, and its creator goes straight to watching it.
+    A table of the creator and bots still offers its spectator link, without asking them
+    to send friends links that do not exist."""
+    ctx = browser.new_context(viewport=VIEWPORT, locale="en-GB")
+    try:
+        page = new_person(ctx)
+        page.goto(server.url + "/")
+        page.get_by_test_id("choose-horus").click()
+        for i in range(2):
+            page.get_by_test_id(f"seat-type-{i}").select_option("bot")
+        page.get_by_test_id("create").click()
+        expect(page.locator("main.table")).to_have_attribute("data-seat", "spectator")
+        assert page.get_by_text("Your table is ready").count() == 0
+        page.screenshot(path=str(shots / "bots-only-watched.png"))
+
+        page.goto(server.url + "/")
+        page.get_by_test_id("choose-horus").click()
+        page.get_by_test_id("seat-type-1").select_option("bot")
+        page.get_by_test_id("create").click()
+        created = page.locator("#created")
+        expect(created).to_contain_text("Nobody needs a link")
+        expect(created).not_to_contain_text("friend")
+        expect(page.get_by_test_id("spectator-link")).to_be_visible()
+        assert page_errors(page) == []
+    finally:
+        ctx.close()
