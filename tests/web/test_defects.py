@@ -392,3 +392,36 @@ def test_a_table_of_bots_only_is_watched_at_once(
         assert page_errors(page) == []
     finally:
         ctx.close()
+
+
+@pytest.mark.parametrize(
+    ("lang", "insert", "then"),
+    [
+        ("en", "Insert one of your cards", "Now choose the shaft to slide it into"),
+        ("nl", "Schuif een van je kaarten", "Kies nu de gleuf waarin je hem schuift"),
+    ],
+)
+def test_after_picking_a_card_the_prompt_asks_for_a_shaft(
+    browser: Browser, server: Server, shots: Path, lang: str, insert: str, then: str
+) -> None:
+    """luxor2001: once a card of the hand is picked, the prompt says what comes next
+    (the shaft), not the turn's first words again; letting go of the card (Escape) brings
+    them back."""
+    ctx = browser.new_context(viewport=VIEWPORT, locale=lang)
+    try:
+        page = new_person(ctx)
+        create_table(page, server.url, "luxor2001", ["me", "bot:easy"])
+        assert wait_for_turn([page]) is page
+        said = page.get_by_test_id("prompt-text")
+        expect(said).to_contain_text(insert)
+        card = page.locator("[data-testid=board] .pick[data-target^='hand:']").first
+        card.click()
+        expect(said).to_have_text(then)
+        shafts = page.locator("[data-testid=board] .pick[data-target^='shaft:']")
+        expect(shafts.first).to_be_visible()
+        page.screenshot(path=str(shots / f"luxor2001-card-then-shaft-{lang}.png"))
+        page.keyboard.press("Escape")
+        expect(said).to_contain_text(insert)
+        assert page_errors(page) == []
+    finally:
+        ctx.close()
