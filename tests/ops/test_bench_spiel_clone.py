@@ -1,7 +1,8 @@
-"""scripts/bench_spiel_clone.py: a short real run prints a row per game with every figure.
+"""scripts/bench_spiel_clone.py: a short real run prints a row per game and version with
+every figure.
 
 The figures are never judged (the machine is shared); the run compares the current
-adapter with itself at HEAD, which any checkout has.
+engine and adapter with themselves at HEAD, which any checkout has.
 """
 
 from __future__ import annotations
@@ -27,12 +28,22 @@ def test_a_short_run_prints_every_games_figures() -> None:
         line for line in done.stdout.splitlines() if line.startswith("| ") and "---" not in line
     ]
     header, *games = rows
-    assert "pyspiel before" in header and "now × bg" in header
-    assert sorted(row.split(" | ")[0].strip("| ") for row in games) == [
-        "horus",
-        "luxor",
-        "luxor2001",
+    assert header.split("|")[1:-1] == [
+        " game ",
+        " version ",
+        " engine ",
+        " × bg ",
+        " pyspiel ",
+        " × bg ",
+        " backgammon ",
+    ]
+    seen = [tuple(cell.strip() for cell in row.strip("|").split("|")[:2]) for row in games]
+    assert sorted(seen) == [
+        (game, version) for game in ("horus", "luxor", "luxor2001") for version in ("before", "now")
     ]
     for row in games:
-        cells = [cell.strip() for cell in row.strip("|").split("|")][1:]
-        assert len(cells) == 6 and all(float(cell.replace(",", "")) > 0 for cell in cells)
+        cells = [cell.strip() for cell in row.strip("|").split("|")][2:]
+        assert len(cells) == 5
+        for rate in cells[0], cells[2], cells[4]:  # "412k [398–420]"
+            assert float(rate.split("k ")[0].replace(",", "")) > 0
+        assert float(cells[1]) > 0 and float(cells[3]) > 0

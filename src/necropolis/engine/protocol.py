@@ -342,6 +342,10 @@ class Game(ABC):
         return hash((self.id, tuple(sorted(self.options.items()))))
 
 
+#: ``object.__new__``, read once: a clone makes a bare instance of its state's class.
+_new_bare = object.__new__
+
+
 class State(ABC):
     """One position of a match. Subclasses keep plain slotted fields and clone by hand."""
 
@@ -764,24 +768,21 @@ class State(ABC):
         # copy.deepcopy (which pyspiel's Clone of a Python state uses) gets the fast clone.
         return self.clone()
 
-    def _clone_base(self: S, history: bool = True) -> S:
+    def _clone_base(self: S) -> S:
         """A new bare instance with the protocol's own fields copied, for :meth:`clone`.
 
-        Without ``history`` it starts with none, for a game's :meth:`_resample`: the world
-        it builds is sealed (:meth:`resample` drops the actions anyway), so copying a long
-        history there would be paid for nothing at every iteration of a search.
+        The actions are shared, not copied: the latest move into the past first (the
+        same actions, so this state is unchanged), which both then hold. A game's
+        :meth:`_resample` may start from a clone at no cost for a long history, since
+        :meth:`resample` drops the actions of the world it builds.
         """
-        new = object.__new__(type(self))
+        new = _new_bare(type(self))
         new.game = self.game
-        if history:
-            latest = self._history
-            if latest:
-                # Into the shared past (the same actions, so this state is unchanged).
-                self._past += tuple(latest)
-                latest.clear()
-            new._past = self._past
-        else:
-            new._past = ()
+        latest = self._history
+        if latest:
+            self._past += tuple(latest)
+            latest.clear()
+        new._past = self._past
         new._history = []
         new._sealed = self._sealed
         new.sink = None

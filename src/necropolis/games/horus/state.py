@@ -300,15 +300,13 @@ class HorusState(State):
     # --- copies, views --------------------------------------------------------------------
 
     def clone(self) -> HorusState:
-        return self._copy(self._clone_base())
-
-    def _copy(self, new: HorusState) -> HorusState:
-        """``new`` (a bare instance) given a copy of every field: the lists copied (the
+        """A bare instance given a copy of every field: the lists copied (the
         method is quicker than a slice), the ints, bools and tuples shared. The fields
         that change only now and then (the cards in front, abilities, levels, the Bags,
         the undrawn cards, the fallen blocks and those in the box, the sarcophagi and
         alcoves, the mummies' sections and states, the lock's dice) are tuples, which
         the rules replace rather than change, so sharing them is safe."""
+        new = self._clone_base()
         new.n = self.n
         new.secrecy = self.secrecy
         new.adventurer = self.adventurer

@@ -334,7 +334,7 @@ def resample(s: HorusState, seat: int, rng: random.Random) -> HorusState:
     give one world whatever the hidden truth was. Each draw is
     :func:`~necropolis.engine.draws.randbelow`, ``rng.randrange`` done inline.
     """
-    new = s._copy(s._clone_base(history=False))
+    new = s.clone()
     # hidden slots per pile: (list holding the card, index, needs a face-down kind)
     by_origin: dict[int, list[tuple[list[int], int, bool]]] = {}
     origin_of = cp.CARD_ORIGIN

@@ -250,14 +250,12 @@ class LuxorState(State):
         return [float(s) for s in self.score]
 
     def clone(self) -> LuxorState:
-        return self._copy(self._clone_base())
-
-    def _copy(self, new: LuxorState) -> LuxorState:
-        """``new`` (a bare instance) given a copy of every field: the lists copied (the
+        """A bare instance given a copy of every field: the lists copied (the
         method is quicker than a slice), the ints, bools and tuples shared. The fields
         that change only now and then (decks and stacks, what each seat has taken, the
         score track, the sleeping adventurers) are tuples, which the rules replace rather
         than change, so sharing them is safe."""
+        new = self._clone_base()
         new.num_players = self.num_players
         new.phase = self.phase
         new.seat = self.seat

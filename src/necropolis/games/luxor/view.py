@@ -252,7 +252,7 @@ def resample(st: LuxorState, seat: int, rng: random.Random) -> LuxorState:
     (:func:`~necropolis.engine.draws.shuffle_tail`), and the generator spends what the
     whole shuffle would, so one seed gives the world it always gave.
     """
-    new = st._copy(st._clone_base(history=False))
+    new = st.clone()
     new.ends_cache = None  # the mover's hand may be redrawn
     others = [s for s in range(st.num_players) if s != seat]
     # Cards: each origin (Horus level, starting-deck shuffle) is a pool of its own. What the

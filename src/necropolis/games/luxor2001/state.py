@@ -130,13 +130,11 @@ class LuxorState(State):
         self.dst_mask = 0
 
     def clone(self) -> LuxorState:
-        return self._copy(self._clone_base())
-
-    def _copy(self, new: LuxorState) -> LuxorState:
-        """``new`` (a bare instance) given a copy of every field: the lists copied (the
+        """A bare instance given a copy of every field: the lists copied (the
         method is quicker than a slice), the ints, bools and tuples shared. The fields
         that change only now and then (pharaoh cards, sarcophagi, the curse cards) are
         tuples, which the rules replace rather than change, so sharing them is safe."""
+        new = self._clone_base()
         new.n = self.n
         new.curse = self.curse
         new.sphinx = self.sphinx

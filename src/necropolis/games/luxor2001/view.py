@@ -258,7 +258,7 @@ def resample(st: LuxorState, seat: int, rng: random.Random) -> LuxorState:
     The shuffles are :func:`necropolis.engine.draws.shuffle`, the standard library's
     own done inline: one generator gives the worlds it always gave, only sooner.
     """
-    new = st._copy(st._clone_base(history=False))
+    new = st.clone()
     n = st.n
     # Cards: the pile and the other hands are one pool of cards this seat has not seen.
     others = [s for s in range(n) if s != seat]
