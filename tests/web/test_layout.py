@@ -15,6 +15,7 @@ Screenshots of each go to ``reports/screenshots/``.
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import random
 from pathlib import Path
@@ -22,10 +23,11 @@ from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, Locator, Page, expect
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from necropolis.engine.protocol import State
 from necropolis.games import game_class
-from tests.clients import Server
+from tests.clients import Server, SyncSeat
 from tests.web.conftest import Fresh
 from tests.web.people import (
     WAIT,
@@ -538,6 +540,62 @@ def test_a_replay_on_a_phone_starts_with_the_whole_board(
         assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"], (
             f"{game}: the board's cell scrolls sideways, not the page"
         )
+        assert page_errors(page) == []
+    finally:
+        ctx.close()
+
+
+#: Whether the board's pictures, the replay's controls and the panels are inside the viewport.
+ALL_INSIDE = """([w, h]) => [...document.querySelectorAll(
+    '[data-testid=board] svg.main, [data-testid=panels] > li, [data-testid=replay-controls]'
+)].every(e => {
+    const r = e.getBoundingClientRect();
+    return r.left >= 0 && r.top >= 0 && r.right <= w + 0.5 && r.bottom <= h + 0.5;
+})"""
+
+
+@pytest.mark.parametrize("game", sorted(BIGGEST))
+def test_a_replay_fits_a_laptop_screen(
+    browser: Browser, server: Server, shots: Path, game: str
+) -> None:
+    """A replay at its middle step, at each laptop size: the whole board (luxor2001's wall
+    and its pillars below it, which fell below the fold when the wall was scaled to the
+    page's width), the replay's controls and every seat's panel, inside the viewport."""
+    created = server.create_table(game, ["bot:easy"] * BIGGEST[game])
+    table_id, spectator = created["table_id"], created["spectator_token"]
+    watcher = SyncSeat.connect(server, table_id, spectator)
+    try:
+        steps = watcher.until(lambda s: s["status"] == "finished", timeout=4 * WAIT / 1000)
+    finally:
+        watcher.close()
+    ctx = browser.new_context(viewport={"width": 1366, "height": 768}, locale="en-GB")
+    try:
+        page = new_person(ctx)
+        page.goto(f"{server.url}/t/{table_id}?replay&step={steps['version'] // 2}#{spectator}")
+        expect(page.get_by_test_id("step")).to_contain_text(f"Move {steps['version'] // 2} of")
+        for width, height in LAPTOPS:
+            page.set_viewport_size({"width": width, "height": height})
+            page.evaluate("window.scrollTo(0, 0)")
+            what = {"controls": page.get_by_test_id("replay-controls")}
+            pictures = page.locator("[data-testid=board] svg.main")
+            for i in range(pictures.count()):
+                what[f"board {i}"] = pictures.nth(i)
+            panels = page.locator("[data-testid=panels] > li")
+            assert panels.count() == BIGGEST[game]
+            for i in range(panels.count()):
+                what[f"panel {i}"] = panels.nth(i)
+            # Once the page has laid itself out at this size (its board's cell is measured
+            # after a resize): else the assertion below says what is off the screen.
+            with contextlib.suppress(PlaywrightTimeoutError):
+                page.wait_for_function(ALL_INSIDE, arg=[width, height], timeout=5_000)
+            page.screenshot(path=str(shots / f"replay-{game}-{width}x{height}.png"))
+            outside = {
+                n: b
+                for n, b in ((n, box(x)) for n, x in what.items())
+                if not inside(b, width, height)
+            }
+            assert outside == {}, f"{game} replay at {width}×{height}: off the screen: {outside}"
+            assert box(pictures.first)["height"] >= height * 0.45, f"{game} at {width}×{height}"
         assert page_errors(page) == []
     finally:
         ctx.close()
