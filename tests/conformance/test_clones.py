@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import pickle
 import random
+from array import array
 from typing import Any
 
 import pytest
@@ -51,7 +52,7 @@ EXAMPLES = settings(
 
 def mutable_parts(value: Any, found: dict[int, str], path: str) -> None:
     """Every list, dict and set reachable from ``value``, by id, with where it was met."""
-    if isinstance(value, (list, dict, set, bytearray)):
+    if isinstance(value, (list, dict, set, bytearray, array)):
         found[id(value)] = path
         items = value.values() if isinstance(value, dict) else value
         for i, item in enumerate(items):

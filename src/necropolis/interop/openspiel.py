@@ -36,6 +36,7 @@ from __future__ import annotations
 import hashlib
 import json
 import random
+from array import array
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
@@ -294,11 +295,11 @@ def _canonical(view: Any) -> str:
 
 
 def _plain(value: Any) -> Any:
-    """``value`` with its sets in order and its bytes as numbers, so that equal states
-    print alike and readably."""
+    """``value`` with its sets in order and its bytes and arrays as numbers, so that equal
+    states print alike and readably."""
     if isinstance(value, (set, frozenset)):
         return sorted(value)
-    if isinstance(value, bytearray):
+    if isinstance(value, (bytearray, array)):
         return list(value)
     if isinstance(value, dict):
         return {k: _plain(v) for k, v in sorted(value.items(), key=lambda kv: repr(kv[0]))}

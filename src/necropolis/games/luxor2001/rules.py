@@ -18,6 +18,7 @@ search the sink is None and each ``if sink is not None`` is all the events cost.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from necropolis.engine.frozen import added, removed, replaced
@@ -426,7 +427,7 @@ def _insert(st: LuxorState, card: int, shaft: int) -> None:
 
 
 def pairs(
-    wall: list[int], bottom: int, sphinx: bool, cells: list[tuple[int, int]] | None = None
+    wall: Sequence[int], bottom: int, sphinx: bool, cells: list[tuple[int, int]] | None = None
 ) -> list[int]:
     """Tokens (animal * 2 + kind) of the pairs the card whose lower half is at ``bottom``
     formed on ``wall``, in the variant's way; with ``cells``, the two cells of each pair
@@ -438,7 +439,7 @@ def pairs(
 
 
 def adjacent_pairs(
-    wall: list[int], bottom: int, top: int, cells: list[tuple[int, int]] | None = None
+    wall: Sequence[int], bottom: int, top: int, cells: list[tuple[int, int]] | None = None
 ) -> list[int]:
     """Tokens (animal * 2 + kind) of the new adjacent pairs: each touches a new cell."""
     tokens = []
@@ -461,7 +462,7 @@ def adjacent_pairs(
 
 
 def sphinx_pairs(
-    wall: list[int], bottom: int, top: int, cells: list[tuple[int, int]] | None = None
+    wall: Sequence[int], bottom: int, top: int, cells: list[tuple[int, int]] | None = None
 ) -> list[int]:
     """Tokens of the Sphinx variant: an animal's second appearance in a line pairs.
 

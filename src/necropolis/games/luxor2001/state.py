@@ -16,6 +16,7 @@ language in ``narration.py`` (the log), ``prompts.py``, ``breakdown.py``,
 from __future__ import annotations
 
 import random
+from array import array
 from typing import TYPE_CHECKING
 
 from necropolis.engine.language import ActionInfo, Prompt, SeatScore
@@ -92,7 +93,9 @@ class LuxorState(State):
         self.curse = bool(game.options["curse"])
         self.sphinx = bool(game.options["sphinx"])
         self.pillar_order: tuple[int, ...] = game.pillar_order
-        self.wall = [-1] * CELLS
+        # Signed bytes, not a list: a clone copies them in one block (a third of the time
+        # 80 list items take), and a code fits a byte.
+        self.wall = array("b", [-1] * CELLS)
         self.heights = [0] * SHAFTS
         self.inserted = 0
         self.last_cells = -1
@@ -139,7 +142,7 @@ class LuxorState(State):
         new.curse = self.curse
         new.sphinx = self.sphinx
         new.pillar_order = self.pillar_order
-        new.wall = self.wall.copy()
+        new.wall = self.wall.__copy__()  # quicker than a slice
         new.heights = self.heights.copy()
         new.inserted = self.inserted
         new.last_cells = self.last_cells
