@@ -599,3 +599,35 @@ def test_a_replay_fits_a_laptop_screen(
         assert page_errors(page) == []
     finally:
         ctx.close()
+
+
+@pytest.mark.parametrize("game", sorted(BIGGEST))
+def test_the_open_legend_leaves_the_hand_in_sight(
+    browser: Browser, server: Server, shots: Path, game: str
+) -> None:
+    """The board's legend, opened, covered the seat's hand (it floated up over what is
+    above it): opened now, it leaves every card of the hand uncovered and clickable."""
+    width, height = LAPTOPS[0]
+    ctx = browser.new_context(viewport={"width": width, "height": height}, locale="en-GB")
+    try:
+        page = new_person(ctx)
+        to_my_turn(page, server, game, 2)
+        legend = page.locator("[data-testid=board] details.legend")
+        expect(legend).to_have_count(1)
+        legend.locator("summary").click()
+        items = legend.locator("ul")
+        expect(items).to_be_visible()
+        items.scroll_into_view_if_needed()
+        page.screenshot(path=str(shots / f"legend-open-{game}.png"))
+        hand = own_things(page)
+        assert not overlap(box(items), box(hand)), f"{game}: the legend covers the hand"
+        # What a click at the middle of the hand meets is the hand itself.
+        b = box(hand)
+        on_top = page.evaluate(
+            "([x, y]) => !!document.elementFromPoint(x, y)?.closest('[data-testid=hand]')",
+            [b["x"] + b["width"] / 2, b["y"] + b["height"] / 2],
+        )
+        assert on_top or not inside(b, width, height), f"{game}: the hand is covered"
+        assert page_errors(page) == []
+    finally:
+        ctx.close()
