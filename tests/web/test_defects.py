@@ -18,6 +18,7 @@ import pytest
 from playwright.sync_api import Browser, Route, expect
 
 from tests.clients import Server, SyncSeat
+from tests.web.conftest import Fresh
 from tests.web.people import (
     VIEWPORT,
     create_table,
@@ -28,6 +29,7 @@ from tests.web.people import (
     version,
 )
 from tests.web.people import wait_for_turn_or_end as wait_for_turn
+from tests.web.test_undo import leaving, prepare
 
 
 def test_an_unknown_address_is_not_found_in_every_language(
@@ -422,6 +424,37 @@ def test_after_picking_a_card_the_prompt_asks_for_a_shaft(
         page.screenshot(path=str(shots / f"luxor2001-card-then-shaft-{lang}.png"))
         page.keyboard.press("Escape")
         expect(said).to_contain_text(insert)
+        assert page_errors(page) == []
+    finally:
+        ctx.close()
+
+
+def test_leaving_the_pyramid_is_quieter_than_the_turns_usual_moves(
+    browser: Browser, fresh: Fresh, shots: Path
+) -> None:
+    """horus: "Leave the pyramid" (it ends the seat's game) stood in the prompt bar dressed
+    as the turn's usual way on, as prominent as "End your turn"; it is quieter now (not
+    the accent's fill), while the bar's other moves keep it."""
+    prepared = prepare(fresh, "horus", leaving)
+    action = prepared.found
+    ctx = browser.new_context(viewport=VIEWPORT, locale="en-GB")
+    try:
+        page = new_person(ctx)
+        page.goto(prepared.link(prepared.tokens[prepared.seat]))
+        expect(page.locator("main.table")).to_have_attribute(
+            "data-version", str(prepared.state.move_number())
+        )
+        expect(page.get_by_test_id("prompt")).to_have_class(re.compile(r"\bmine\b"))
+        leave = page.locator(f"[data-testid=prompt] button[data-action='{action}']")
+        expect(leave).to_contain_text("Leave the pyramid")
+        fill = "e => getComputedStyle(e).backgroundColor"
+        assert "primary" not in (leave.get_attribute("class") or "")
+        # The turn's usual way on ("End your turn"), beside it, keeps the accent.
+        done = page.locator("[data-testid=prompt] button[data-action]", has_text="End")
+        expect(done).to_have_count(1)
+        assert "primary" in (done.get_attribute("class") or "")
+        assert done.evaluate(fill) != leave.evaluate(fill)
+        page.get_by_test_id("prompt").screenshot(path=str(shots / "horus-leave-quiet.png"))
         assert page_errors(page) == []
     finally:
         ctx.close()

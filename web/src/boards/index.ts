@@ -11,7 +11,7 @@ import type { Component } from "svelte";
 import GenericBoard from "./GenericBoard.svelte";
 import { inOrder, sends, type AnyOrder, type Holds } from "../lib/choices";
 import { loadGameTexts } from "../lib/i18n.svelte";
-import { horusAnyOrder, luxorHolds } from "./order";
+import { horusAnyOrder, horusDrastic, luxorHolds } from "./order";
 import type { BoardProps, PanelProps } from "./types";
 import type { GameId } from "../lib/protocol";
 
@@ -72,6 +72,19 @@ const holdings: Partial<Record<GameId, Holds>> = {
 /** The targets of `game` that a click only selects (none, unless its board says so). */
 export function holdsFor(game: string): Holds {
   return holdings[game as GameId] ?? sends;
+}
+
+const drastics: Partial<Record<GameId, (kind: string) => boolean>> = {
+  horus: horusDrastic,
+};
+
+/**
+ * Whether a decision of `game` (by its kind) ends the seat's game, as horus's leaving the
+ * pyramid does: the prompt bar dresses it quieter than the turn's usual moves (none is,
+ * unless its board says so).
+ */
+export function drasticFor(game: string): (kind: string) => boolean {
+  return drastics[game as GameId] ?? (() => false);
 }
 
 /** `load()` until it succeeds, waiting a little longer after each failure (a page kept open while the server is away). */
