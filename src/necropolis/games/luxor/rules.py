@@ -629,7 +629,7 @@ def _finish_action(st: LuxorState) -> None:
         return
     if st.draw_size == 0:  # the discard pile, this turn's card included, becomes the pile
         st.draw_counts = st.discard
-        st.discard = [0] * len(st.draw_counts)
+        st.discard = bytearray(len(st.draw_counts))
         st.draw_size = sum(st.draw_counts)
         st.epoch += 1
         if st.sink is not None:

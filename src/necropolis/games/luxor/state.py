@@ -130,11 +130,12 @@ class LuxorState(State):
         #: draw pile of epoch e (epoch 0 is the first shuffle, +1 at every reshuffle).
         self.origins: list[tuple[int, ...]] = [()] * n
         #: Kinds left in the current draw pile (epoch ``epoch``), and their total.
-        self.draw_counts: list[int] = list(STARTING_CARDS)
+        #: Counts as bytes, like the adventurers: a clone copies each in one block.
+        self.draw_counts = bytearray(STARTING_CARDS)
         self.draw_size: int = sum(STARTING_CARDS)
         self.epoch: int = 0
         #: Kinds on the face-up discard pile.
-        self.discard: list[int] = [0] * len(STARTING_CARDS)
+        self.discard = bytearray(len(STARTING_CARDS))
         #: Kinds left in each Horus deck (level 1..3).
         self.horus_counts: tuple[tuple[int, ...], ...] = tuple(map(tuple, HORUS_DECKS))
         #: Fronts left in each temple stack (cobra, falcon, lion).

@@ -73,7 +73,7 @@ def make_view(st: LuxorState, seat: int | None) -> View:
         ],
         "hands": hands,
         "hand_origins": [list(o) for o in st.origins],
-        "discard": st.discard[:],
+        "discard": list(st.discard),
         "draw_pile": st.draw_size,
         "epoch": st.epoch,
         "horus_decks": [sum(c) for c in st.horus_counts],
@@ -289,7 +289,7 @@ def resample(st: LuxorState, seat: int, rng: random.Random) -> LuxorState:
         if origin < 3:
             horus[origin] = tuple(rest)
         elif origin == current:
-            new.draw_counts = rest
+            new.draw_counts = bytearray(rest)
         else:
             assert not cards  # an old shuffle's pile is drawn out
     new.horus_counts = tuple(horus)
