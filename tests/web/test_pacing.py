@@ -99,7 +99,9 @@ WATCH_WALK = """() => {
     const look = () => {
         const walking = document.getAnimations().filter((a) => {
             const target = a.effect && a.effect.target;
-            return target && target.matches && target.matches('[data-piece^=adventurer]');
+            // (luxor's adventurer: the piece that glides holds its drawing, data-piece)
+            return target && target.matches
+                && target.matches('[data-piece^=adventurer], .piece:has([data-piece^=adventurer])');
         });
         window.__walks = Math.max(window.__walks, walking.length);
         requestAnimationFrame(look);

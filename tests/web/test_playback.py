@@ -34,6 +34,7 @@ from tests.web.people import (
     new_person,
     page_errors,
     take_turn,
+    version,
     wait_for_turn_or_end,
 )
 from tests.web.test_undo import leaving, prepare
@@ -196,6 +197,45 @@ def test_the_horus_result_waits_for_the_last_move_to_be_shown(
         assert caught >= 1, "the match never ended on the server while its moves were shown"
         expect(page.get_by_test_id("summary")).to_be_visible(timeout=WAIT)
         page.screenshot(path=str(shots / "playback-horus-end-shown.png"))
+        assert page_errors(page) == []
+    finally:
+        ctx.close()
+
+
+def test_the_adventurer_a_bot_moved_stays_marked_after_its_move_is_shown(
+    browser: Browser, server: Server, shots: Path
+) -> None:
+    """luxor: once a bot's turn has been shown, the adventurer it moved stays marked on the
+    board in the bot's colour (it was not marked), and no other: not the person's own, nor
+    one that only made room on its field for the one arriving or leaving."""
+    rng = random.Random(5)
+    ctx = browser.new_context(viewport=VIEWPORT, locale="en-GB")
+    try:
+        page = new_person(ctx)
+        frames = Frames(page)
+        create_table(page, server.url, "luxor", ["me", "bot:easy"])
+        marks = page.locator("[data-testid=board] [data-piece^='adventurer:'][data-last]")
+        bots = page.locator("[data-testid=board] [data-piece^='adventurer:1:'][data-last='1']")
+        before: dict[str, Any] | None = None
+        moved = 0
+        for _ in range(8):
+            if wait_for_turn_or_end([page]) is not page:
+                break
+            now = frames.view_at(version(page))
+            if before is not None and now is not None:
+                if now["adventurers"][1] != before["adventurers"][1]:
+                    moved += 1
+                    expect(bots.first).to_be_visible()
+                    if moved == 1:
+                        page.screenshot(path=str(shots / "playback-luxor-last-move-marked.png"))
+                pieces = marks.evaluate_all(
+                    "es => es.map(e => e.dataset.piece + '=' + e.dataset.last)"
+                )
+                assert all(p.startswith("adventurer:1:") for p in pieces), pieces
+            # (the person's own moves leave the bot's adventurers where they are)
+            before = now
+            take_turn(page, rng)
+        assert moved >= 3, f"the bot moved an adventurer in only {moved} turns"
         assert page_errors(page) == []
     finally:
         ctx.close()
