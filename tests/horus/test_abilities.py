@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from necropolis.engine import CHANCE
+from necropolis.engine.frozen import replaced
 from necropolis.games.horus import components as cp
 from necropolis.games.horus.codes import A_CLAIRVOYANCE, A_DONE_STAMINA, A_UDJAT
 from necropolis.games.horus.state import HorusState
@@ -168,7 +169,7 @@ def test_swimming_escapes_a_crocodile() -> None:
 def test_lockpicking_supplies_the_one_missing_face() -> None:
     state = start([JOSE, DAVID])
     state.square[0] = square(6, 9)
-    state.mummy_pos[2] = 1
+    state.mummy_pos = replaced(state.mummy_pos, 2, 1)
     keep_all(state)
     roll(state, [2, 1, 1, 1, 1])
     act(state, "seat 0 picks the lock of the Sobek alcove")

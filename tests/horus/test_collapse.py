@@ -64,7 +64,7 @@ def test_a_block_can_fall_on_an_exit_space_and_the_adventurer_there_jumps() -> N
     act(state, "seat 0 jumps east")
     assert state.square[0] == EAST_EXIT and state.hand[0] == (cp.BLOCK_WOUND,)
     assert said(told(mark, state, 1))[0] == f"Stone block {cp.SQUARE_NUMBER[WEST_EXIT]} fell"
-    assert state.status == [INSIDE, INSIDE]
+    assert state.status == (INSIDE, INSIDE)
 
 
 def test_two_blocks_before_the_exits_can_shut_in_everyone_beyond_them() -> None:
@@ -80,14 +80,14 @@ def test_two_blocks_before_the_exits_can_shut_in_everyone_beyond_them() -> None:
     assert (first, second) == (33, 34)
     _to_block_phase(state)
     chance(state, first - 1)
-    assert state.status == [INSIDE, INSIDE, INSIDE]  # the other exit is still reached
+    assert state.status == (INSIDE, INSIDE, INSIDE)  # the other exit is still reached
     _to_block_phase(state)
     chance(state, second - 1)
-    assert state.status == [INSIDE, SEALED, SEALED]  # David, on an exit, can still leave
+    assert state.status == (INSIDE, SEALED, SEALED)  # David, on an exit, can still leave
     keep_all(state)
     roll(state, [6, 1, 1, 1, 1])
     act(state, "seat 0 leaves the pyramid")
-    assert state.status == [ESCAPED, SEALED, SEALED] and state.is_terminal()
+    assert state.status == (ESCAPED, SEALED, SEALED) and state.is_terminal()
 
 
 def test_the_36_blocks_together_close_every_way_out() -> None:

@@ -6,6 +6,7 @@ the mummies' victory.
 from __future__ import annotations
 
 from necropolis.engine import CHANCE
+from necropolis.engine.frozen import replaced
 from necropolis.games.horus.codes import CRUSHED, ESCAPED, INSIDE, MUMMIFIED, SEALED
 from necropolis.games.horus.state import HorusState
 from tests.horus.helpers import (
@@ -68,7 +69,7 @@ def test_everyone_out_ends_the_game_and_the_best_load_wins() -> None:
     assert unseen == [(3, True), (2, True)]
     act(state, "seat 1 leaves the pyramid")
     assert state.is_terminal()
-    assert state.status == [ESCAPED, ESCAPED]
+    assert state.status == (ESCAPED, ESCAPED)
     assert _parts(state, 0) == {"score_treasures": 7, "score_chests": 3, "score_variety": 3}
     assert _parts(state, 1) == {"score_treasures": 6, "score_necklaces": 3, "score_variety": 1}
     assert [b["total"] for b in state.score_breakdown()] == state.scores()
@@ -140,7 +141,7 @@ def test_an_adventurer_who_does_not_escape_scores_nothing() -> None:
     roll(state, [1, 1, 1, 1, 1])
     mark = state.clone()
     chance(state, 0)  # any block falls: the seal check finds Chantal cut off
-    assert state.status == [ESCAPED, SEALED]
+    assert state.status == (ESCAPED, SEALED)
     assert state.is_terminal()
     assert _parts(state, 0) == {"score_nothing": 0}
     assert _parts(state, 1) == {"score_not_out": 0}
@@ -170,7 +171,7 @@ def test_nobody_escapes_and_the_mummies_win() -> None:
     roll(state, [1, 1, 1, 1, 1])
     mark = state.clone()
     chance(state, 14)  # block 15 completes the seal
-    assert state.status == [SEALED, SEALED]
+    assert state.status == (SEALED, SEALED)
     assert state.is_terminal()
     assert state.returns() == [0.0, 0.0]
     assert said(told(mark, state, None))[-1] == "Nobody got out alive: the pyramid won"
@@ -186,9 +187,9 @@ def test_the_block_that_closes_the_last_way_out_ends_the_game() -> None:
     roll(state, [1, 1, 1, 1, 1])
     end_turns(state)
     roll(state, [1, 1, 1, 1, 1])
-    assert state.status == [INSIDE, INSIDE]  # the east exit is reached through (8, 5)
+    assert state.status == (INSIDE, INSIDE)  # the east exit is reached through (8, 5)
     chance(state, 34 - 1)  # block 34 covers (8, 5): no way out is left
-    assert state.status == [SEALED, SEALED] and state.is_terminal()
+    assert state.status == (SEALED, SEALED) and state.is_terminal()
     assert len(state.box) == 34
 
 
@@ -203,20 +204,20 @@ def test_the_last_adventurer_crushed_ends_the_game() -> None:
     roll(state, [1, 1, 1, 1, 1])
     mark = state.clone()
     chance(state, 15)  # block 16 lands on Chantal with nowhere to jump
-    assert state.status == [ESCAPED, CRUSHED] and state.is_terminal()
+    assert state.status == (ESCAPED, CRUSHED) and state.is_terminal()
     assert "Player 2 scored nothing: crushed" in said(told(mark, state, 0))
     assert state.returns() == [1.0, 0.0]
 
 
 def test_the_last_adventurer_turned_mummy_ends_the_game_and_the_mummies_win() -> None:
     state = start([DAVID, CHANTAL], {1: ["Scorpion"] * 6 + ["Crocodile"] * 6})
-    state.status[0] = SEALED  # prepared: David already lost in the pyramid
+    state.status = replaced(state.status, 0, SEALED)  # prepared: David already lost in the pyramid
     state.square[1] = square(2, 0)
     keep_all(state)
     roll(state, [6, 6, 1, 1, 1])
     mark = state.clone()
     act(state, "seat 1 moves north")  # onto Initkaes with twelve wounds
-    assert state.status == [SEALED, MUMMIFIED] and state.is_terminal()
+    assert state.status == (SEALED, MUMMIFIED) and state.is_terminal()
     assert said(told(mark, state, 1))[-3:] == [
         "Player 1 scored nothing: sealed in",
         "You scored nothing: turned into a mummy",

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from necropolis.engine import CHANCE
+from necropolis.engine.frozen import replaced
 from necropolis.games.horus import components as cp
 from necropolis.games.horus.codes import A_BAG_PUT, A_UDJAT
 from tests.horus.helpers import (
@@ -57,7 +58,7 @@ def test_bag_never_holds_an_idol() -> None:
 def test_crowbar_replaces_one_missing_die() -> None:
     state = start([DAVID, CHANTAL], {0: ["Crowbar"]})
     state.square[0] = square(4, 0)  # before the Anubis alcove (3, 4, 5, 6)
-    state.mummy_pos[0] = 6
+    state.mummy_pos = replaced(state.mummy_pos, 0, 6)
     keep_all(state)
     roll(state, [2, 1, 1, 1, 1])
     act(state, "seat 0 picks the lock of the Anubis alcove")
@@ -69,7 +70,7 @@ def test_crowbar_replaces_one_missing_die() -> None:
 def test_crowbar_cannot_replace_two_missing_dice() -> None:
     state = start([DAVID, CHANTAL], {0: ["Crowbar"]})
     state.square[0] = square(4, 0)
-    state.mummy_pos[0] = 6
+    state.mummy_pos = replaced(state.mummy_pos, 0, 6)
     keep_all(state)
     roll(state, [2, 2, 1, 1, 1])
     act(state, "seat 0 picks the lock of the Anubis alcove")

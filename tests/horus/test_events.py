@@ -100,5 +100,5 @@ def test_a_block_falls_and_seals_adventurers_in() -> None:
     # 'Block 15 seals the Cobra Nest': David inside it, the others out in the pit and pond.
     state = block_15_example()
     happened = state.apply_events(15 - 1)
-    assert state.status == [INSIDE, SEALED, SEALED]
+    assert state.status == (INSIDE, SEALED, SEALED)
     assert happened[:3] == [ev.BlockFell(14), ev.Sealed(1), ev.Sealed(2)]

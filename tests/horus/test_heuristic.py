@@ -141,7 +141,7 @@ def test_it_waits_on_the_exit_space_only_while_no_one_block_can_shut_it_in() -> 
     _fell(state, [b for b in range(1, 37) if b not in open_blocks])
     state.square[0] = cp.ENTRANCES[0]
     assert policy(SeatWindow(state, 0), random.Random(0)) == A_DONE
-    state.status[1] = SEALED  # alone inside: nothing to wait for
+    state.status = replaced(state.status, 1, SEALED)  # alone inside: nothing to wait for
     assert policy(SeatWindow(state, 0), random.Random(0)) == A_LEAVE
     state = _turn_of_seat_0(["Anubis treasure (9)", "Horus treasure (10)"])
     _fell(state, [b for b in range(1, 37) if b not in open_blocks or b == 36])
@@ -234,7 +234,7 @@ def test_estimated_returns_favour_the_seat_clearly_ahead() -> None:
     state.square[1] = square(0, 4)
     first = state.estimate_returns()
     assert first[0] > 0.7 > first[1]
-    state.status[1] = SEALED  # shut in: it can win nothing
+    state.status = replaced(state.status, 1, SEALED)  # shut in: it can win nothing
     assert state.estimate_returns()[1] == 0.0
 
 
@@ -248,9 +248,9 @@ def test_the_estimate_counts_the_load_out_and_what_weighs_on_a_raider() -> None:
     # whoever is out still has a chance while a rival raids on, and all of it once the
     # rival is shut in; and more points out make a better chance
     assert 0.0 < out[0] < 1.0 and 0.0 < out[1] < 1.0
-    state.status[1] = SEALED
+    state.status = replaced(state.status, 1, SEALED)
     assert state.estimate_returns()[0] > 0.5 and state.estimate_returns()[1] == 0.0
-    state.status[1] = ESCAPED
+    state.status = replaced(state.status, 1, ESCAPED)
     state.hand[1] = tuple(
         sorted(
             [card("Anubis treasure (9)"), card("Thoth treasure (8)"), card("Horus treasure (10)")]

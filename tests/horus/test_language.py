@@ -20,6 +20,7 @@ from rich.text import Text
 import necropolis
 from necropolis.engine import CHANCE
 from necropolis.engine.driver import sample_chance
+from necropolis.engine.frozen import replaced
 from necropolis.engine.seat import SeatWindow
 from necropolis.games.horus import components as cp
 from necropolis.games.horus.state import HorusState
@@ -200,8 +201,8 @@ def test_lockpicking_and_the_crowbar_open_a_lock() -> None:
     state = start([JOSE, DAVID], {1: ["Crowbar"]})
     state.square[0] = square(6, 9)
     state.square[1] = square(4, 0)
-    state.mummy_pos[0] = 6
-    state.mummy_pos[2] = 1
+    state.mummy_pos = replaced(state.mummy_pos, 0, 6)
+    state.mummy_pos = replaced(state.mummy_pos, 2, 1)
     keep_all(state)
     roll(state, [2, 1, 1, 1, 1])  # one action each
     mark = state.clone()
@@ -226,7 +227,7 @@ def test_lockpicking_and_the_crowbar_open_a_lock() -> None:
 def test_a_lock_that_holds_for_want_of_actions_is_told() -> None:
     state = start([DAVID, CHANTAL])
     state.square[0] = square(6, 9)
-    state.mummy_pos[2] = 1
+    state.mummy_pos = replaced(state.mummy_pos, 2, 1)
     keep_all(state)
     roll(state, [2, 1, 1, 1, 1])  # one action: the attempt itself
     mark = state.clone()
@@ -284,7 +285,7 @@ def test_setup_prompt_and_descriptors_point_at_adventurer_and_entrance() -> None
 def test_moves_name_their_square_and_warn_of_a_mummy() -> None:
     state = start([DAVID, CHANTAL])
     state.square[0] = square(3, 1)  # the sand, beside the opening to the Anubis section
-    state.mummy_pos[0] = 3  # Initkaes on (3, 0)
+    state.mummy_pos = replaced(state.mummy_pos, 0, 3)  # Initkaes on (3, 0)
     keep_all(state)
     roll(state, [2, 2, 1, 1, 1])
     by_text = {state.action_info(a)["text"]: state.action_info(a) for a in state.legal_actions()}

@@ -8,6 +8,7 @@ from __future__ import annotations
 import pytest
 
 from necropolis.engine import CHANCE, IllegalActionError
+from necropolis.engine.frozen import replaced
 from necropolis.games.horus import components as cp
 from necropolis.games.horus.codes import P_ACTIONS
 from tests.horus.helpers import (
@@ -53,7 +54,7 @@ def test_the_ankh_passes_left_and_the_new_keeper_goes_first() -> None:
     roll(state, [1, 1, 1, 1, 1])
     chance(state, 20)
     assert state.dice_keeper == 1 and state.round == 2
-    assert state.order == [1, 2, 0]
+    assert state.order == (1, 2, 0)
     keep_all(state)
     roll(state, [2, 2, 1, 1, 1])
     assert state.node_seat == 1
@@ -71,7 +72,7 @@ def test_discarding_an_idol_lifts_its_curse() -> None:
 def test_the_horus_idol_brings_down_a_block_at_once() -> None:
     state = start([DAVID, CHANTAL])
     state.square[0] = square(0, 5)  # before the Horus alcove
-    state.mummy_pos[1] = 9  # Sanakht at the far corner
+    state.mummy_pos = replaced(state.mummy_pos, 1, 9)  # Sanakht at the far corner
     keep_all(state)
     roll(state, [2, 1, 1, 1, 1])
     pick = state.string_to_action("seat 0 picks the lock of the Horus alcove")
@@ -103,8 +104,8 @@ def test_the_horus_idol_brings_down_a_block_at_once() -> None:
 def test_sanakht_turns_at_the_corner_it_shares_with_anubis() -> None:
     state = start([DAVID, CHANTAL])
     sanakht = cp.MUMMY_NAMES.index("Sanakht")
-    state.mummy_pos[sanakht] = 1
-    state.mummy_facing[sanakht] = -1  # walking west
+    state.mummy_pos = replaced(state.mummy_pos, sanakht, 1)
+    state.mummy_facing = replaced(state.mummy_facing, sanakht, -1)  # walking west
     keep_all(state)
     roll(state, [1, 1, 1, 1, 1])
     end_turns(state)

@@ -9,6 +9,7 @@ prepared by setting fields, each naming the passage it prepares.
 from __future__ import annotations
 
 from necropolis.engine import CHANCE
+from necropolis.engine.frozen import replaced
 from necropolis.games.horus import components as cp
 from necropolis.games.horus.codes import INSIDE, SEALED
 from necropolis.games.horus.state import HorusState
@@ -125,7 +126,9 @@ def test_search_in_the_cobra_nest() -> None:
 def test_open_a_sarcophagus_and_take_its_treasure() -> None:
     state = start([DAVID, CHANTAL])
     state.square[1] = square(5, 0)  # "Chantal Sarti is ... next to the Anubis sarcophagi"
-    state.mummy_pos[0] = 0  # keep Initkaes out of her way (at the section's far end)
+    state.mummy_pos = replaced(
+        state.mummy_pos, 0, 0
+    )  # keep Initkaes out of her way (at the section's far end)
     keep_all(state)
     roll(state, [4, 4, 1, 1, 1])
     assert state.actions[1] == 2
@@ -152,7 +155,9 @@ def test_open_a_sarcophagus_and_take_its_treasure() -> None:
 def test_lock_picked_with_a_reroll() -> None:
     state = start([DAVID, CHANTAL, DELROY])
     state.square[2] = square(6, 9)  # "Delroy is next to the Sobek alcove"
-    state.mummy_pos[2] = 1  # Imhotep far up its section, away from Delroy
+    state.mummy_pos = replaced(
+        state.mummy_pos, 2, 1
+    )  # Imhotep far up its section, away from Delroy
     keep_all(state)
     roll(state, [2, 2, 2, 1, 1])
     assert state.actions[2] == 3
@@ -221,7 +226,7 @@ def test_block_15_seals_the_cobra_nest() -> None:
     state = block_15_example()
     mark = state.clone()
     chance(state, 15 - 1)  # block 15 falls
-    assert state.status == [INSIDE, SEALED, SEALED]
+    assert state.status == (INSIDE, SEALED, SEALED)
     assert not state.is_terminal()
     assert said(told(mark, state, 1))[:3] == [
         "Stone block 15 fell",

@@ -5,6 +5,7 @@ limit that forces a discard, and the twelve wounds that turn an adventurer into 
 
 from __future__ import annotations
 
+from necropolis.engine.frozen import replaced
 from necropolis.games.horus import components as cp
 from necropolis.games.horus.codes import CRUSHED, INSIDE, MUMMIFIED
 from necropolis.games.horus.state import HorusState
@@ -105,7 +106,7 @@ def test_touch_when_they_stay_together_into_the_next_round() -> None:
 def test_touch_when_a_jump_from_a_block_lands_on_a_mummy() -> None:
     state = start([DAVID, CHANTAL])
     state.square[0] = square(1, 3)  # block 2's square, open to the corridor at (0, 3)
-    state.mummy_pos[SANAKHT] = 3  # Sanakht on (0, 3)
+    state.mummy_pos = replaced(state.mummy_pos, SANAKHT, 3)  # Sanakht on (0, 3)
     _turns(state, [1, 1, 1, 1, 1])
     end_turns(state)
     roll(state, [1, 1, 1, 1, 1])
@@ -127,8 +128,8 @@ def test_touch_when_a_jump_from_a_block_lands_on_a_mummy() -> None:
 def test_two_mummies_on_one_square_wound_twice() -> None:
     state = start([DAVID, CHANTAL])
     state.square[0] = square(1, 0)
-    state.mummy_pos[INITKAES] = 6  # both on the shared corner (0, 0)
-    state.mummy_pos[SANAKHT] = 0
+    state.mummy_pos = replaced(state.mummy_pos, INITKAES, 6)  # both on the shared corner (0, 0)
+    state.mummy_pos = replaced(state.mummy_pos, SANAKHT, 0)
     _turns(state, [2, 1, 1, 1, 1])
     mark = state.clone()
     act(state, "seat 0 moves north")
@@ -222,7 +223,7 @@ def test_twelve_wounds_leave_no_search_and_no_lock_to_pick() -> None:
     hand = ["Scorpion"] * 6 + ["Crocodile"] * 6
     state = start([DAVID, CHANTAL], {0: hand})
     state.square[0] = square(6, 9)  # before the Sobek alcove
-    state.mummy_pos[IMHOTEP] = 1
+    state.mummy_pos = replaced(state.mummy_pos, IMHOTEP, 1)
     _turns(state, [6, 6, 1, 1, 1])
     texts = [state.action_to_string(a) for a in state.legal_actions()]
     assert not any("picks the lock" in t for t in texts)
@@ -234,7 +235,7 @@ def test_an_idol_won_at_twelve_cards_needs_room_as_it_arrives() -> None:
     hand = ["Hededet treasure (2)"] + ["Scorpion"] * 6 + ["Crocodile"] * 5
     state = start([DAVID, CHANTAL], {0: hand})
     state.square[0] = square(6, 9)
-    state.mummy_pos[IMHOTEP] = 1
+    state.mummy_pos = replaced(state.mummy_pos, IMHOTEP, 1)
     _turns(state, [6, 6, 1, 1, 1])
     act(state, "seat 0 picks the lock of the Sobek alcove")
     roll(state, [2, 4, 6, 1, 1])

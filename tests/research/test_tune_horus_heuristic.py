@@ -94,7 +94,9 @@ def test_a_seat_that_waits_on_an_exit_with_cards_is_counted_as_staying(tune: Mod
     bot = tune.TunedBot("levels", heuristic.LEVELS)
     assert bot.choose(SeatWindow(state, 0), random.Random(0)) == A_DONE
     assert bot.stayed_at_exit
-    state.status[1] = SEALED  # alone inside: it leaves, and a fresh bot never stayed
+    state.status = replaced(
+        state.status, 1, SEALED
+    )  # alone inside: it leaves, and a fresh bot never stayed
     leaving = tune.TunedBot("levels", heuristic.LEVELS)
     assert leaving.choose(SeatWindow(state, 0), random.Random(0)) == A_LEAVE
     assert not leaving.stayed_at_exit

@@ -235,7 +235,7 @@ def apply_decision(s: HorusState, a: int) -> None:
     if node == D_SETUP:
         s.adventurer = replaced(s.adventurer, seat, (a - A_SETUP) // 2)
         s.square[seat] = cp.ENTRANCES[(a - A_SETUP) % 2]
-        s.status[seat] = INSIDE
+        s.status = replaced(s.status, seat, INSIDE)
         s.turn_i += 1
         return
     if a in HEALS:
@@ -337,7 +337,7 @@ def apply_decision(s: HorusState, a: int) -> None:
         return
     if a == A_LEAVE:
         s.actions[seat] -= 1
-        s.status[seat] = ESCAPED
+        s.status = replaced(s.status, seat, ESCAPED)
         chests = sum(1 for t in (*s.hand[seat], *s.bag[seat]) if cp.CARD_KIND[t] == cp.CHEST)
         s.queue += [(E_CHEST, seat, 0)] * chests
         return

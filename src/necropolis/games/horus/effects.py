@@ -164,7 +164,7 @@ def seal_check(s: HorusState) -> None:
     reach = exit_reach_bits(s.fallen)
     for seat in range(s.n):
         if s.status[seat] == INSIDE and not reach & SQUARE_BIT[s.square[seat]]:
-            s.status[seat] = SEALED
+            s.status = replaced(s.status, seat, SEALED)
             if s.sink is not None:
                 s.sink.append(ev.Sealed(seat))
 
@@ -196,13 +196,13 @@ def mummify(s: HorusState, seat: int, m: int, facing: int) -> None:
     """The adventurer rises as a mummy where it stands, walking the section of the mummy
     ``m`` that touched it, facing the other way from that mummy's ``facing`` as it
     touched (a mummy that walked on since is elsewhere, perhaps turned at a wall)."""
-    s.status[seat] = MUMMIFIED
+    s.status = replaced(s.status, seat, MUMMIFIED)
     if s.sink is not None:
         s.sink.append(ev.BecameMummy(seat))
     section = s.mummy_section[m]
     s.mummy_section = (*s.mummy_section, section)
-    s.mummy_pos.append(cp.SECTIONS[section].index(s.square[seat]))
-    s.mummy_facing.append(-facing)
+    s.mummy_pos = (*s.mummy_pos, cp.SECTIONS[section].index(s.square[seat]))
+    s.mummy_facing = (*s.mummy_facing, -facing)
     s.mummy_down = (*s.mummy_down, False)
     s.mummy_seat = (*s.mummy_seat, seat)
 
@@ -248,7 +248,8 @@ def move_mummies(s: HorusState) -> None:
             pos = nxt
             walked.append(path[pos])
             events += touches(s, path[pos], m, facing)
-        s.mummy_pos[m], s.mummy_facing[m] = pos, facing
+        s.mummy_pos = replaced(s.mummy_pos, m, pos)
+        s.mummy_facing = replaced(s.mummy_facing, m, facing)
         if sink is not None:
             section = s.mummy_section[m]
             sink.append(ev.MummyWalked(m, s.mummy_seat[m], section, tuple(walked), False))
@@ -292,7 +293,7 @@ def handle_event(s: HorusState, effect: tuple[int, int, int]) -> bool:
             return False
         nbs = cp.NEIGHBOURS[arg]
         if not any(nb >= 0 and not s.blocked(nb) for nb in nbs):
-            s.status[seat] = CRUSHED
+            s.status = replaced(s.status, seat, CRUSHED)
             if s.sink is not None:
                 s.sink.append(ev.Crushed(seat))
             return False

@@ -203,7 +203,7 @@ def start_round(s: HorusState) -> None:
     n = s.n
     s.round += 1
     s.phase = P_WLL
-    s.order = [(s.dice_keeper + i) % n for i in range(n)]
+    s.order = tuple((s.dice_keeper + i) % n for i in range(n))
     if s.sink is not None:
         s.sink.append(ev.RoundBegan(s.round, s.dice_keeper))
     s.turn_i = 0

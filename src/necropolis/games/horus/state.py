@@ -125,7 +125,7 @@ class HorusState(State):
         self.secrecy: bool = bool(game.options["total_secrecy"])
         self.adventurer: tuple[int, ...] = (-1,) * n  # adventurer index chosen by each seat
         self.square = [-1] * n  # square id of the adventurer's figure
-        self.status = [UNPLACED] * n
+        self.status: tuple[int, ...] = (UNPLACED,) * n
         self.hand: list[tuple[int, ...]] = [()] * n  # card types in front, sorted
         self.bag: tuple[tuple[int, ...], ...] = ((),) * n  # card types inside the Bags, sorted
         self.ability_used: tuple[bool, ...] = (False,) * n
@@ -140,8 +140,8 @@ class HorusState(State):
             else (cp.MUMMY_STARTS)
         )
         self.mummy_section = tuple(s for s, _, _ in starts)
-        self.mummy_pos = [p for _, p, _ in starts]  # index along the section's path
-        self.mummy_facing = [f for _, _, f in starts]  # +1 or -1 along the path
+        self.mummy_pos = tuple(p for _, p, _ in starts)  # index along the section's path
+        self.mummy_facing = tuple(f for _, _, f in starts)  # +1 or -1 along the path
         self.mummy_down = (False,) * len(starts)  # shot down (Shoot) until phase 4
         self.mummy_seat = (-1,) * len(starts)  # the seat whose adventurer became this mummy
         self.fallen: tuple[bool, ...] = (False,) * cp.NUM_BLOCKS  # block number - 1 -> fallen
@@ -169,7 +169,7 @@ class HorusState(State):
         self.dice_keeper = 0
         self.round = 0
         self.phase = P_SETUP
-        self.order = list(range(n))  # turn order of this round, Dice Keeper first
+        self.order = tuple(range(n))  # turn order of this round, Dice Keeper first
         self.turn_i = 0
         self.queue: list[tuple[int, int, int]] = []
         self.room_then: tuple[int, int, int] | None = None
@@ -302,16 +302,17 @@ class HorusState(State):
     def clone(self) -> HorusState:
         """A bare instance given a copy of every field: the lists copied (the
         method is quicker than a slice), the ints, bools and tuples shared. The fields
-        that change only now and then (the cards in front, abilities, levels, the Bags,
-        the undrawn cards, the fallen blocks and those in the box, the sarcophagi and
-        alcoves, the mummies' sections and states, the lock's dice) are tuples, which
+        that change only now and then (the adventurers' states, the cards in front,
+        abilities, levels, the Bags, the undrawn cards, the fallen blocks and those in
+        the box, the sarcophagi and alcoves, the mummies' sections, places, facings and
+        states, the turn order, the lock's dice) are tuples, which
         the rules replace rather than change, so sharing them is safe."""
         new = self._clone_base()
         new.n = self.n
         new.secrecy = self.secrecy
         new.adventurer = self.adventurer
         new.square = self.square.copy()
-        new.status = self.status.copy()
+        new.status = self.status
         new.hand = self.hand.copy()
         new.bag = self.bag
         new.ability_used = self.ability_used
@@ -320,8 +321,8 @@ class HorusState(State):
         new.actions = self.actions.copy()
         new.chest_rolls = self.chest_rolls
         new.mummy_section = self.mummy_section
-        new.mummy_pos = self.mummy_pos.copy()
-        new.mummy_facing = self.mummy_facing.copy()
+        new.mummy_pos = self.mummy_pos
+        new.mummy_facing = self.mummy_facing
         new.mummy_down = self.mummy_down
         new.mummy_seat = self.mummy_seat
         new.fallen = self.fallen
@@ -344,7 +345,7 @@ class HorusState(State):
         new.dice_keeper = self.dice_keeper
         new.round = self.round
         new.phase = self.phase
-        new.order = self.order.copy()
+        new.order = self.order
         new.turn_i = self.turn_i
         new.queue = self.queue.copy()
         new.room_then = self.room_then
