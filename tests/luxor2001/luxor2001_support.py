@@ -13,6 +13,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from necropolis.engine import CHANCE, sample_chance
+from necropolis.engine.frozen import added, replaced
 from necropolis.games import load_game
 from necropolis.games.luxor2001 import LuxorState, rules
 from necropolis.games.luxor2001.components import (
@@ -172,8 +173,8 @@ def station(state: LuxorState, animal: str, seat: int, scarabs: int = 0) -> None
     """Prepared position: ``seat``'s researcher (and ``scarabs``) at ``animal``'s pillar."""
     a = A[animal]
     assert state.occupant[a] == -1
-    state.occupant[a] = seat
-    state.res_supply[seat] -= 1
+    state.occupant = replaced(state.occupant, a, seat)
+    state.res_supply = added(state.res_supply, seat, -1)
     state.scarabs[a] = scarabs
     state.scarab_supply -= scarabs
 

@@ -182,7 +182,7 @@ def test_tie_goes_to_more_sarcophagi() -> None:
     assert state.scores() == [17.0, 17.0]
     assert state.returns() == [0.0, 1.0]
     # Equal points and equal counts: the win is shared.
-    state.occupant[CAMEL] = -1  # prepared: no pharaoh bonus this time
+    state.occupant = replaced(state.occupant, CAMEL, -1)  # prepared: no pharaoh bonus
     state.held = (
         (value(3, 8), value(1, 3), value(1, 4), value(1, 4)),
         (value(3, 8), value(2, 5), value(1, 3), value(1, 3)),

@@ -513,7 +513,7 @@ def test_the_terminal_board_fits_a_crowded_position() -> None:
             else rng.choice([a for s in state.acting_seats() for a in state.legal_actions(s)])
         )
     state.held = replaced(state.held, 0, tuple(v | 1 << 3 for v in range(7) for _ in range(3)))
-    state.tokens = [0, 3, 5, 7, 9, 11, 13]
+    state.tokens = (0, 3, 5, 7, 9, 11, 13)
     for seat in [*range(4), None]:
         _fits(state.game.render_view(state.view(seat)))
     text = Text.from_markup(state.game.render_view(state.view(0))).plain

@@ -92,7 +92,7 @@ def test_example_a_same_facing_swaps_and_scarabs_both_pillars() -> None:
     assert state.scarabs[CAMEL] == 1 and state.scarabs[MULE] == 1
     assert state.occupant[CAMEL] == 0
     assert state.occupant[MULE] == 1
-    assert state.res_supply == [4, 4]  # seat 1 got its camel researcher back
+    assert state.res_supply == (4, 4)  # seat 1 got its camel researcher back
     assert state.scarab_supply == 14
     # The log, one entry per event, as seat 1 reads it.
     insert_params = {"shaft": 2, "row": 1, "row_top": 2, "pairs": 2}
@@ -120,7 +120,7 @@ def test_example_a_with_a_free_camel_pillar_places_researcher_and_scarab() -> No
     state = three_cards(CAMEL_L_HIPPO, CROC_MULE_R, {"mule": 1})
     assert state.occupant[CAMEL] == 0
     assert state.scarabs[CAMEL] == 1 and state.scarabs[MULE] == 1
-    assert state.res_supply == [4, 4]
+    assert state.res_supply == (4, 4)
 
 
 def test_example_b_two_camel_pairs_two_scarabs_and_a_swap() -> None:
@@ -130,7 +130,7 @@ def test_example_b_two_camel_pairs_two_scarabs_and_a_swap() -> None:
     assert state.phase == rules.DRAW
     assert state.scarabs[CAMEL] == 2
     assert state.occupant[CAMEL] == 0
-    assert state.res_supply == [4, 5]
+    assert state.res_supply == (4, 5)
     camel_pair = ("pair_same", 0, {"animal": "camel", "facing": "same"})
     assert events(entries)[1:] == [
         camel_pair,
@@ -155,14 +155,14 @@ def test_different_facing_taken_pillar_gives_only_a_scarab() -> None:
     state = three_cards(CAMEL_R_SNAKE, NEUTRAL, {"camel": 1})
     assert state.occupant[CAMEL] == 1
     assert state.scarabs[CAMEL] == 1
-    assert state.res_supply == [5, 4]
+    assert state.res_supply == (5, 4)
 
 
 def test_same_facing_at_own_pillar_gives_a_scarab() -> None:
     state = three_cards(CAMEL_L_HIPPO, NEUTRAL, {"camel": 0})
     assert state.occupant[CAMEL] == 0
     assert state.scarabs[CAMEL] == 1
-    assert state.res_supply == [4, 5]
+    assert state.res_supply == (4, 5)
 
 
 def test_pairs_help_the_opponent_and_open_for_the_researchers_owner() -> None:
@@ -364,7 +364,7 @@ def test_a_player_with_none_left_may_leave_their_researchers_in_place() -> None:
     insert(state, KEY, 2)
     assert state.phase == rules.RELOCATE
     assert state.action_to_string(STAY) == "leave own researchers where they are"
-    before = list(state.occupant)
+    before = state.occupant
     entries = logged(state, STAY)
     assert events(entries)[:2] == [
         ("researchers_kept", 0, {"animal": "camel"}),

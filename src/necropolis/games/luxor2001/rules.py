@@ -316,8 +316,8 @@ def apply(st: LuxorState, action: int) -> None:
                 done = True
         else:
             source = action - RELOCATE_BASE
-            st.occupant[source] = -1
-            st.res_supply[st.player] += 1
+            st.occupant = replaced(st.occupant, source, -1)
+            st.res_supply = added(st.res_supply, st.player, 1)
             done = _score(st, token, source)
         if done:
             resume_tokens(st)
@@ -415,10 +415,10 @@ def _insert(st: LuxorState, card: int, shaft: int) -> None:
     st.placed_now = [0] * NUM_ANIMALS
     sink = st.sink
     if sink is None:
-        st.tokens = pairs(wall, bottom, st.sphinx)
+        st.tokens = tuple(pairs(wall, bottom, st.sphinx))
     else:
         cells: list[tuple[int, int]] = []
-        st.tokens = pairs(wall, bottom, st.sphinx, cells)
+        st.tokens = tuple(pairs(wall, bottom, st.sphinx, cells))
         sink.append(ev.CardInserted(st.player, card, shaft, level, bottom, len(st.tokens)))
         for token, two in zip(st.tokens, cells, strict=True):
             sink.append(ev.PairFormed(token >> 1, token & 1 == SAME, two))
@@ -556,7 +556,7 @@ def resume_tokens(st: LuxorState) -> None:
 def _score_next(st: LuxorState, token: int) -> bool:
     """Take the pending pair ``token`` and score it; False if it stopped for a decision
     or chance event."""
-    st.tokens.remove(token)
+    st.tokens = removed(st.tokens, token)
     if st.sink is not None:
         st.sink.append(
             ev.PairScored(st.player, token >> 1, token & 1 == SAME, _scored_cells(st, token))
@@ -589,9 +589,9 @@ def _place_researcher(st: LuxorState, animal: int, token: int, source: int) -> b
         return False
     occ = st.occupant[animal]
     if occ >= 0:
-        st.res_supply[occ] += 1  # the displaced researcher goes home
-    st.occupant[animal] = p
-    st.res_supply[p] -= 1
+        st.res_supply = added(st.res_supply, occ, 1)  # the displaced researcher goes home
+    st.occupant = replaced(st.occupant, animal, p)
+    st.res_supply = added(st.res_supply, p, -1)
     if st.sink is not None:
         st.sink.append(ev.ResearcherPlaced(p, animal, source, occ))
     return True

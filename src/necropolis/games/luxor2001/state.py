@@ -102,8 +102,8 @@ class LuxorState(State):
         # Tuples, which the rules replace (a card a turn): a clone copies the outer list.
         self.hands: list[tuple[int, ...]] = [()] * n
         self.pharaoh: tuple[int, ...] = (-1,) * n
-        self.occupant = [-1] * NUM_ANIMALS
-        self.res_supply = [RESEARCHERS] * n
+        self.occupant: tuple[int, ...] = (-1,) * NUM_ANIMALS
+        self.res_supply: tuple[int, ...] = (RESEARCHERS,) * n
         self.scarabs = [0] * NUM_ANIMALS
         self.scarab_supply = NUM_SCARABS
         self.stack: tuple[int, ...] = (STACK_HEIGHT,) * NUM_ANIMALS
@@ -118,7 +118,7 @@ class LuxorState(State):
         self.player = 0  # the youngest player starts: seat 0
         self.deal_k = 0
         self.need_card = False
-        self.tokens: list[int] = []
+        self.tokens: tuple[int, ...] = ()
         self.placed_now = [0] * NUM_ANIMALS
         self.pending = -1
         self.open_pillar = -1
@@ -135,8 +135,10 @@ class LuxorState(State):
     def clone(self) -> LuxorState:
         """A bare instance given a copy of every field: the lists copied (the
         method is quicker than a slice), the ints, bools and tuples shared. The fields
-        that change only now and then (pharaoh cards, sarcophagi, the curse cards) are
-        tuples, which the rules replace rather than change, so sharing them is safe."""
+        that change only now and then (pharaoh cards, sarcophagi, the curse cards, the
+        pillars' researchers and those in supply, the pairs waiting to score) are tuples,
+        which the rules replace rather than change, so sharing them is safe. The wall is
+        an array of bytes, copied in one block."""
         new = self._clone_base()
         new.n = self.n
         new.curse = self.curse
@@ -148,8 +150,8 @@ class LuxorState(State):
         new.last_cells = self.last_cells
         new.hands = self.hands.copy()
         new.pharaoh = self.pharaoh
-        new.occupant = self.occupant.copy()
-        new.res_supply = self.res_supply.copy()
+        new.occupant = self.occupant
+        new.res_supply = self.res_supply
         new.scarabs = self.scarabs.copy()
         new.scarab_supply = self.scarab_supply
         new.stack = self.stack
@@ -164,7 +166,7 @@ class LuxorState(State):
         new.player = self.player
         new.deal_k = self.deal_k
         new.need_card = self.need_card
-        new.tokens = self.tokens.copy()
+        new.tokens = self.tokens
         new.placed_now = self.placed_now.copy()
         new.pending = self.pending
         new.open_pillar = self.open_pillar
