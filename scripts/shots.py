@@ -129,9 +129,19 @@ def to_my_turn_or_end(page: Page) -> None:
     wait_for_turn_or_end([page])
 
 
+#: The page is drawn: its board (whose code and layout a first visit fetches after the
+#: prompt shows) and the game's texts (its title, once its catalog is here).
+DRAWN = """() => !!document.querySelector('[data-testid=board] svg.main')
+    && !document.querySelector('main.table[data-playing=true]')
+    && !document.querySelector('[data-testid=playing]')"""
+
+
 def shoot(page: Page, path: Path) -> None:
+    page.wait_for_function(DRAWN)
+    page.evaluate("() => document.fonts.ready")
+    # (what the last change drew, painted)
+    page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
     page.evaluate("window.scrollTo(0, 0)")
-    page.wait_for_timeout(400)
     page.screenshot(path=str(path))
     print(path)
 
@@ -167,6 +177,8 @@ def main() -> None:
                         shoot(page, args.out / f"{name}-{point}.png")
                         if point == "middle":
                             page.get_by_test_id("lang").select_option("nl")
+                            # (the page switches once the texts in Dutch are here)
+                            page.wait_for_function("() => document.documentElement.lang === 'nl'")
                             shoot(page, args.out / f"{name}-{point}-nl.png")
                         ctx.close()
                 finally:
