@@ -110,6 +110,15 @@ WATCH_WALK = """() => {
 }"""
 
 
+#: While the page plays others' moves: how many of the seat's choices the board and the
+#: prompt bar offer (None: the playback is over).
+OFFERED_WHILE_PLAYING = """() => {
+    if (document.querySelector('main.table').dataset.playing !== 'true') return null;
+    return document.querySelectorAll(
+        '[data-testid=board] .pick, [data-testid=prompt] button[data-action]').length;
+}"""
+
+
 def _seen(page: Page) -> list[dict[str, Any]]:
     result: list[dict[str, Any]] = page.evaluate("() => window.__seen")
     return result
@@ -223,6 +232,10 @@ def test_a_bot_streak_is_shown_one_event_at_a_time_and_can_be_skipped(
         else:
             raise AssertionError("eight of the person's moves in a row were followed by no streak")
         expect(page.get_by_test_id("playing")).to_contain_text("Your turn comes after")
+        # While it plays, neither the board nor the prompt bar offers the person's choices
+        # (only the plain list does, which jumps to the present): looked at in one go.
+        offered = page.evaluate(OFFERED_WHILE_PLAYING)
+        assert offered in (0, None), f"{offered} choices offered on a board still playing"
         before = version(page)
         held = int(page.locator("main.table").get_attribute("data-pending") or 0)
         plain_moves(page).first.click()
