@@ -4,7 +4,9 @@ A signed-in player's match is played to its end by a bot standing in for her (he
 few seconds pass) against an easy bot. Beside the final scores the table page shows a
 table of the game's telling figures, a row per figure and a column per seat, each row in
 the reader's language (the game's catalog) with the values the server counted; so does
-the replay at its last step; and her profile lists the match with her own figures.
+the replay at its last step; and her profile lists the match with her own figures. No
+row of the final scores has an empty cell (luxor2001's pharaoh card without a researcher
+had one).
 """
 
 from __future__ import annotations
@@ -85,6 +87,12 @@ def test_the_end_shows_the_matchs_figures_at_the_table_in_the_replay_and_the_pro
         expect(summary.get_by_test_id("statistics")).to_be_visible()
         expect(page.get_by_test_id("statistics").locator("thead th")).to_have_count(2)
         assert figures_shown(page) == want
+        # No row of the final scores has an empty cell (a pharaoh card with no researcher
+        # at its pillar brings no points: its sentence says so, across the row).
+        cells = summary.locator(".seat tbody td")
+        assert cells.count() > 0
+        texts_of_cells = cells.all_inner_texts()
+        assert all(t.strip() for t in texts_of_cells), texts_of_cells
         page.get_by_test_id("statistics").scroll_into_view_if_needed()
         page.screenshot(path=str(shots / f"figures-{game}-{lang}.png"))
 
