@@ -99,7 +99,7 @@ def put_temple_tile(st: LuxorState, field: int, front: int) -> None:
     assert back >= 0
     assert st.temple_counts[back][front] > 0
     st.temple_counts = added_in(st.temple_counts, back, front, -1)
-    st.tiles[field] = TEMPLE_BASE + front
+    st.tiles = replaced(st.tiles, field, TEMPLE_BASE + front)
 
 
 def put_hand(st: LuxorState, seat: int, kinds: Sequence[int], origins: Sequence[int]) -> None:

@@ -109,8 +109,8 @@ def test_empty_fields_are_skipped_and_sleeping_adventurers_cannot_move() -> None
     # Page 5: Ani moves 3 tiles, passing over empty fields; the adventurer lying at the
     # Anubis statue may not be moved. Prepared: the treasures on fields 3 and 5 were taken.
     st = start()
-    st.tiles[3] = 0
-    st.tiles[5] = 0
+    st.tiles = replaced(st.tiles, 3, 0)
+    st.tiles = replaced(st.tiles, 5, 0)
     put_adventurers(st, 0, {0: 1, 7: 1})
     put_hand(st, 0, [THREE, ONE, ONE, ONE, ONE], [deck_origin(st)] * 5)
     st.apply_action(rules.PLAY_LEFT)
@@ -373,7 +373,7 @@ def test_last_to_second_to_last_onto_an_empty_field_does_nothing_more() -> None:
     # Page 8 (note): if the second-rearmost stands on an empty field, the rearmost joins it
     # there and no tile acts.
     st = start()
-    st.tiles[5] = 0  # prepared: field 5's treasure was taken earlier
+    st.tiles = replaced(st.tiles, 5, 0)  # prepared: field 5's treasure was taken earlier
     put_adventurers(st, 0, {2: 1, 5: 1})
     put_hand(st, 0, [LAST_TO_SECOND, ONE, ONE, ONE, ONE], [0, *[deck_origin(st)] * 4])
     st.apply_action(rules.PLAY_LEFT)

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from necropolis.engine.frozen import added, added_in
+from necropolis.engine.frozen import added, added_in, replaced
 from necropolis.engine.seat import SeatWindow
 from necropolis.games.luxor import GAME, heuristic, rules
 from necropolis.games.luxor.components import (
@@ -97,7 +97,7 @@ def test_the_estimate_is_a_share_in_range_and_favours_the_seat_ahead() -> None:
     put_adventurers(st, 0, {33: 2, 36: 2}, awake=2)
     for kind in (VASE + 1, STATUE + 1, JEWELS + 1):
         field = st.tiles.index(TREASURE_BASE + kind)
-        st.tiles[field] = 0
+        st.tiles = replaced(st.tiles, field, 0)
         st.treasures = added_in(st.treasures, 0, kind, 1)
         st.score = added(st.score, 0, TREASURE_POINTS[kind])
     ahead = st.estimate_returns()

@@ -142,7 +142,7 @@ class Rebuild:
             self.ended = True
 
     def matches(self, st: LuxorState) -> None:
-        assert self.tiles == st.tiles
+        assert self.tiles == list(st.tiles)
         for s in range(self.n):
             assert self.adventurers[s] == list(st.adventurers[s * NF : (s + 1) * NF])
             assert self.sleeping[s] == [bool(x) for x in st.sleeping[s * 3 : s * 3 + 3]]

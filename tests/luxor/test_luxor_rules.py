@@ -152,7 +152,7 @@ def test_a_die_roll_no_adventurer_can_use_spends_the_card() -> None:
 
 def test_plus_minus_one_goes_back_a_tile_but_not_onto_the_stairs() -> None:
     st = start()
-    st.tiles[3] = 0  # prepared: field 3's treasure was taken
+    st.tiles = replaced(st.tiles, 3, 0)  # prepared: field 3's treasure was taken
     put_adventurers(st, 0, {2: 1, 4: 1})
     put_hand(st, 0, [PLUS_MINUS_ONE, ONE, ONE, ONE, ONE], [deck_origin(st)] * 5)
     st.apply_action(rules.PLAY_LEFT)
@@ -160,7 +160,7 @@ def test_plus_minus_one_goes_back_a_tile_but_not_onto_the_stairs() -> None:
     # On the first tile: forward only, so nothing to choose and it goes on to 4.
     assert at(st, 0, 4) == 2
     st2 = start()
-    st2.tiles[3] = 0
+    st2.tiles = replaced(st2.tiles, 3, 0)
     put_adventurers(st2, 0, {2: 1, 4: 1})
     put_hand(st2, 0, [PLUS_MINUS_ONE, ONE, ONE, ONE, ONE], [deck_origin(st2)] * 5)
     st2.apply_action(rules.PLAY_LEFT)

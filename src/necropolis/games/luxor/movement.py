@@ -9,6 +9,7 @@ step leads.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from necropolis.games.luxor.components import (
@@ -39,7 +40,7 @@ CHAMBER = BURIAL_CHAMBER
 _ANY = bytes([0] + [1] * 255)
 
 
-def forward_dest(tiles: list[int], field: int, steps: int) -> int:
+def forward_dest(tiles: Sequence[int], field: int, steps: int) -> int:
     """The field ``steps`` tiles ahead of ``field`` (empty fields skipped), or -1.
 
     The burial chamber counts as the step after the last tile, and only as the last step:
@@ -57,7 +58,7 @@ def forward_dest(tiles: list[int], field: int, steps: int) -> int:
     return f
 
 
-def osiris_push(tiles: list[int], field: int) -> int:
+def osiris_push(tiles: Sequence[int], field: int) -> int:
     """Where the Osiris tile on ``field`` carries on an adventurer that reached it, by its
     value (-1: no Osiris tile lies there). A push may end on another, which pushes again."""
     code = tiles[field] if field != CHAMBER else 0
@@ -66,7 +67,7 @@ def osiris_push(tiles: list[int], field: int) -> int:
     return -1
 
 
-def backward_dest(tiles: list[int], field: int) -> int:
+def backward_dest(tiles: Sequence[int], field: int) -> int:
     """The nearest tile behind ``field``, or -1 if there is none (the stairs hold no tile)."""
     f = field - 1
     while f > STAIRS and tiles[f] == 0:

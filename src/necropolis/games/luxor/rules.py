@@ -302,7 +302,7 @@ def apply(st: LuxorState, action: int) -> None:
         if st.sink is not None:
             st.sink.append(ev.TempleRevealed(field, action))
         st.temple_counts = added_in(st.temple_counts, FIELD_SYMBOL[field], action, -1)
-        st.tiles[field] = TEMPLE_BASE + action
+        st.tiles = replaced(st.tiles, field, TEMPLE_BASE + action)
         st.pending = -1
         _finish_action(st)  # the adventurers stand on the new tile without using it
     elif phase == P_DEAL:
@@ -320,7 +320,7 @@ def apply(st: LuxorState, action: int) -> None:
         st.seat = st.deal_index // HAND_SIZE if st.phase == P_DEAL else 0
     elif phase == P_OSIRIS:
         st.osiris_left = added(st.osiris_left, action, -1)
-        st.tiles[OSIRIS_FIELDS[st.deal_index]] = OSIRIS_BASE + action
+        st.tiles = replaced(st.tiles, OSIRIS_FIELDS[st.deal_index], OSIRIS_BASE + action)
         if st.sink is not None:
             st.sink.append(ev.OsirisLaid(OSIRIS_FIELDS[st.deal_index], OSIRIS_VALUES[action]))
         st.deal_index += 1
@@ -329,7 +329,7 @@ def apply(st: LuxorState, action: int) -> None:
             st.phase = P_TREASURE
     elif phase == P_TREASURE:
         st.treasure_left = added(st.treasure_left, action, -1)
-        st.tiles[TREASURE_FIELDS[st.deal_index]] = TREASURE_BASE + action
+        st.tiles = replaced(st.tiles, TREASURE_FIELDS[st.deal_index], TREASURE_BASE + action)
         if st.sink is not None:
             st.sink.append(ev.TreasureLaid(TREASURE_FIELDS[st.deal_index], action))
         st.deal_index += 1
@@ -503,7 +503,7 @@ def _last_to_second(st: LuxorState, seat: int) -> None:
     _tile_action(st, seat, dst)  # an empty field there simply offers no action
 
 
-def _next_tunnel(tiles: list[int], field: int) -> int:
+def _next_tunnel(tiles: Sequence[int], field: int) -> int:
     code = TEMPLE_BASE + TUNNEL
     for f in range(field + 1, CHAMBER):
         if tiles[f] == code:
@@ -549,7 +549,7 @@ def _tile_action(st: LuxorState, seat: int, field: int) -> None:
         need = TREASURE_NEED[kind] - (1 if st.one_fewer else 0)
         have = st.adventurers[seat * NF + field]
         if have >= need:
-            st.tiles[field] = 0
+            st.tiles = replaced(st.tiles, field, 0)
             st.treasures = added_in(st.treasures, seat, kind, 1)
             st.score = added(st.score, seat, TREASURE_POINTS[kind])
             if st.sink is not None:

@@ -110,10 +110,12 @@ class LuxorState(State):
         #: The seat whose turn it is (during setup: the seat being dealt to).
         self.seat: int = 0
         #: Tile code on each field (components: 0 none, treasures, Osiris, Horus, temple).
-        self.tiles: list[int] = [0] * NUM_FIELDS
-        for f in range(NUM_FIELDS):
-            if FIELD_HORUS_LEVEL[f]:
-                self.tiles[f] = HORUS_TILE_BASE + FIELD_HORUS_LEVEL[f] - 1
+        #: A tuple, which the rules replace (a tile is laid or taken about one action in
+        #: seven): clones share it.
+        self.tiles: tuple[int, ...] = tuple(
+            HORUS_TILE_BASE + FIELD_HORUS_LEVEL[f] - 1 if FIELD_HORUS_LEVEL[f] else 0
+            for f in range(NUM_FIELDS)
+        )
         #: Active adventurers: entry ``seat * 43 + field`` counts that seat's on that field.
         #: Bytes, not a list: a clone copies them whole (a tenth of the time a list of
         #: ints takes), and no field ever holds more than a seat's adventurers.
@@ -260,7 +262,7 @@ class LuxorState(State):
         new.num_players = self.num_players
         new.phase = self.phase
         new.seat = self.seat
-        new.tiles = self.tiles.copy()
+        new.tiles = self.tiles
         new.adventurers = self.adventurers.copy()
         new.sleeping = self.sleeping
         new.hands = self.hands.copy()

@@ -63,7 +63,7 @@ def make_view(st: LuxorState, seat: int | None) -> View:
         "turn_seat": st.seat,
         "round": st.round,
         "turns": st.turns,
-        "tiles": st.tiles[:],
+        "tiles": list(st.tiles),
         "adventurers": [
             list(st.adventurers[s * NUM_FIELDS : (s + 1) * NUM_FIELDS]) for s in range(n)
         ],
