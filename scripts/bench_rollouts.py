@@ -7,7 +7,8 @@ with its interval: for each game and player count it plays seeded random matches
 same actions on both sides, chance outcomes and decisions drawn from one generator), then
 times by CPU time, each as one loop, their steps replayed (``apply_legal_action``, with no
 events asked for, as in a search), a clone of every position, and a world resampled for
-the seat to act at every decision; each side runs in a
+the seat to act at every decision, and IS-MCTS iterations searched (a fixed number, with
+rollouts cut off as the ``hard`` level's) from three of its decisions; each side runs in a
 fresh process (the reference's package from ``git archive``), ``--rounds`` times in turn,
 and the ratio (this checkout's rate over the reference's) is printed per figure with a 95%
 interval over the rounds. A ratio below 1 is slower here. With ``--instructions`` each
@@ -39,7 +40,12 @@ sys.path.insert(0, str(ROOT / "scripts"))
 
 from revisions import reference_source  # noqa: E402
 
-FIGURES = ("steps", "clones", "resamples")
+FIGURES = ("steps", "clones", "resamples", "iterations")
+
+#: IS-MCTS iterations searched at each of a match's three sampled decisions, with
+#: rollouts cut off as the ``hard`` level's are (``bots.levels.HARD_CUTOFF``: 10 actions).
+SEARCH_ITERATIONS = 40
+SEARCH_CUTOFF = 10
 
 
 def measure(
@@ -49,7 +55,9 @@ def measure(
     match is first played (untimed) to fix its actions and keep its positions, then
     replayed step by step, its positions cloned, and a world resampled at each decision
     for the seat to act, each loop timed whole."""
+    from necropolis.bots.ismcts import ISMCTSBot
     from necropolis.engine.protocol import CHANCE
+    from necropolis.engine.seat import SeatWindow
     from necropolis.games import load_game
 
     game = load_game(game_id, players=players)
@@ -94,6 +102,15 @@ def measure(
             for position, seat in deciding:
                 position.resample(seat, world_rng)
             spent["resamples"] += clock() - start
+        if deciding and only in (None, "iterations"):
+            bot = ISMCTSBot(iterations=SEARCH_ITERATIONS, seconds=None, cutoff=SEARCH_CUTOFF)
+            search_rng = random.Random(seed - i)
+            picks = [deciding[len(deciding) * k // 4] for k in (1, 2, 3)]
+            start = clock()
+            for position, seat in picks:
+                bot.search(SeatWindow(position, seat), search_rng)
+                done["iterations"] += bot.last.iterations
+            spent["iterations"] += clock() - start
     if only is not None:
         return {name: float(done[name]) for name in FIGURES}
     return {name: done[name] / spent[name] for name in FIGURES if spent[name] > 0}
