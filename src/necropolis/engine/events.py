@@ -81,9 +81,21 @@ def event_data(event: Event) -> dict[str, Any]:
     """The event as JSON-ready data: ``{"type": ..., field: value, ...}`` (tuples as
     lists). Only ever called on an event already redacted for its reader."""
     data: dict[str, Any] = {"type": event_type(event)}
-    for field in dataclasses.fields(event):  # type: ignore[arg-type]
-        data[field.name] = _plain(getattr(event, field.name))
+    for name in _fields(type(event)):
+        data[name] = _plain(getattr(event, name))
     return data
+
+
+_FIELDS: dict[type, tuple[str, ...]] = {}
+
+
+def _fields(cls: type) -> tuple[str, ...]:
+    """The names of an event class's fields, looked up once (the server writes every
+    viewer's events at every version)."""
+    names = _FIELDS.get(cls)
+    if names is None:
+        names = _FIELDS[cls] = tuple(f.name for f in dataclasses.fields(cls))
+    return names
 
 
 def _plain(value: Any) -> Any:

@@ -450,6 +450,18 @@ class State(ABC):
             self.sink = None
         return sink
 
+    def apply_legal_events(self, action: int) -> list[Event]:
+        """:meth:`apply_legal_action`, returning the events its rules emitted on the way as
+        :meth:`apply_events` does (for the server's chance outcomes, drawn from the state's
+        own list)."""
+        sink: list[Event] = []
+        self.sink = sink
+        try:
+            self.apply_legal_action(action)
+        finally:
+            self.sink = None
+        return sink
+
     def apply_legal_action(self, action: int) -> None:
         """Play an action the caller has just taken from this very state's legal actions
         or chance outcomes, without checking it again.
@@ -616,14 +628,21 @@ class State(ABC):
         return before.clone().apply_events(action) if self.game.tells_events() else []
 
     def told(
-        self, before: State, action: int, viewers: Sequence[int | None]
+        self,
+        before: State,
+        action: int,
+        viewers: Sequence[int | None],
+        events: list[Event] | None = None,
     ) -> tuple[list[Event], dict[int | None, list[LogEntry]]]:
         """What ``action`` (applied to ``before``, giving this state) made, worked out
         once for several viewers: its events (the whole truth; none for a game whose
-        rules emit none) and each viewer's log entries (:meth:`narrate`'s)."""
+        rules emit none) and each viewer's log entries (:meth:`narrate`'s). ``events``:
+        those :meth:`apply_events` returned as it made this state, if the caller has them
+        (else the action is played again on a copy of ``before`` to collect them)."""
         if not self.game.tells_events():
             return [], {viewer: self.narrate(before, action, viewer) for viewer in viewers}
-        events = before.clone().apply_events(action)
+        if events is None:
+            events = before.clone().apply_events(action)
         index, actor = before.move_number(), before.current_player()
         return events, {
             viewer: self.narrate_events(index, events, viewer, actor) for viewer in viewers

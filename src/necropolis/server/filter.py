@@ -435,8 +435,8 @@ def replay(
     happened: list[Event] = []
     for action in actions[:step]:
         before = state.clone()
-        state.apply_action(action)
-        happened, told = state.told(before, action, [seat])
+        events = state.apply_events(action)
+        happened, told = state.told(before, action, [seat], events)
         log.extend(told[seat])
     return Replay.model_validate(
         {

@@ -223,21 +223,29 @@ class LiveTable:
         under the rule that ends the game: the row is finished, the state is not)."""
         return self.row.status == FINISHED or self.state.is_terminal()
 
-    def apply(self, seat: int | None, action: int, after: State | None = None) -> None:
+    def apply(
+        self,
+        seat: int | None,
+        action: int,
+        after: State | None = None,
+        events: list[Event] | None = None,
+    ) -> None:
         """Apply a committed action and narrate it for every viewer. ``after``, if given,
         is the state with the action already applied (the door built it to check the
-        action before committing it), which saves applying it twice."""
+        action before committing it), which saves applying it twice; ``events``, the
+        events its rules emitted then, if the door asked for them (else the action is
+        played again on a copy to collect them)."""
         before = self.state
         if after is None:
             after = before.clone()
-            after.apply_action(action)
+            events = after.apply_events(action)  # (played once: its events come with it)
         self.state = after
         self.actions.append((seat, action))
         if self.connections:
             self.recent.append((len(self.actions), after))
         elif self.recent:
             self.recent.clear()  # nobody watches: keep no states alive for nobody
-        happened, narration = after.told(before, action, self.narrated_for)
+        happened, narration = after.told(before, action, self.narrated_for, events)
         self.happened.append((len(self.actions), happened))
         self.narrations.append(narration)
         if self.state.is_terminal():

@@ -25,6 +25,7 @@ from datetime import datetime
 from typing import TypeVar
 
 from necropolis.bots.levels import Level
+from necropolis.engine.events import Event
 from necropolis.engine.protocol import CHANCE, State, sample_chance
 from necropolis.server import tokens
 from necropolis.server.accounts import Accounts, Claim, Player
@@ -622,20 +623,22 @@ class Door:
         the table's version, whole, with the chance outcomes that follow it, then apply
         them; the caller holds the lock. ``seat`` None: ``turn`` is chance's own."""
         index = live.version
-        moves: list[tuple[int | None, int, State]] = []
+        # (each with its events where the state after it is made here: not played again)
+        moves: list[tuple[int | None, int, State, list[Event] | None]] = []
         state = live.state
         for action, after in turn:
+            events = None
             if after is None:
                 after = state.clone()
-                after.apply_action(action)
-            moves.append((seat, action, after))
+                events = after.apply_events(action)
+            moves.append((seat, action, after, events))
             state = after
         # The chance outcomes the turn leads to go with it (see chance_run).
         room = STEPS_KEPT - len(moves)
         moves += chance_run(live.row.seed, state, index + len(moves), room)
         appends = [
             Append(live.id, index + k, by, action, after.is_terminal())
-            for k, (by, action, after) in enumerate(moves)
+            for k, (by, action, after, _) in enumerate(moves)
         ]
         try:
             await self.writer.append(*appends)
@@ -649,15 +652,17 @@ class Door:
             return Refusal(
                 "stale_version", f"The table moved on to version {live.version}: see the new state."
             )
-        for by, action, after in moves:
-            live.apply(by, action, after)
+        for by, action, after, events in moves:
+            live.apply(by, action, after, events)
         live.row.version = live.version
         live.row.updated = now()
         self.health.wrote()
         return None
 
 
-def chance_run(seed: str, state: State, version: int, most: int) -> list[tuple[None, int, State]]:
+def chance_run(
+    seed: str, state: State, version: int, most: int
+) -> list[tuple[None, int, State, list[Event]]]:
     """The chance outcomes due at ``state`` (the table's position at ``version``), one
     after another until a seat decides or the match ends, at most ``most`` of them, each
     with the state after it. Each is drawn from the table's seed and its own version, so
@@ -666,12 +671,11 @@ def chance_run(seed: str, state: State, version: int, most: int) -> list[tuple[N
     disk and one message to each connection (whose ``steps`` show them one at a time)
     instead of one each. ``most`` is kept within what ``steps`` shows
     (:data:`~necropolis.server.live.STEPS_KEPT`): a connection that was up to date is
-    shown every one."""
-    run: list[tuple[None, int, State]] = []
+    shown every one. Each comes with the events its rules emitted."""
+    run: list[tuple[None, int, State, list[Event]]] = []
     while len(run) < most and state.current_player() == CHANCE:
         action = sample_chance(state, random.Random(f"{seed}:{version + len(run)}"))
         # One of the state's own chance outcomes: applied without a second check.
         state = state.clone()
-        state.apply_legal_action(action)
-        run.append((None, action, state))
+        run.append((None, action, state, state.apply_legal_events(action)))
     return run
