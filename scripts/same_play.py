@@ -39,6 +39,7 @@ import re
 import subprocess
 import sys
 import tempfile
+from array import array
 from pathlib import Path
 from typing import Any
 
@@ -48,8 +49,9 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def _plain(value: Any) -> Any:
-    """Lists and tuples alike, so that a field changed from one to the other compares."""
-    if isinstance(value, (list, tuple)):
+    """Lists, tuples, bytes and arrays alike, so that a field changed from one to another
+    compares."""
+    if isinstance(value, (list, tuple, bytearray, array)):
         return [_plain(x) for x in value]
     return value
 
@@ -59,7 +61,11 @@ def _fields(state: Any) -> dict[str, Any]:
     # the game is shared; luxor's ends_cache is a cache, set or not by who asked before;
     # the events sink is None between actions (and absent before the rules emitted events)
     names -= {"game", "ends_cache", "sink"}
-    return {n: _plain(getattr(state, n)) for n in sorted(names) if hasattr(state, n)}
+    fields = {n: _plain(getattr(state, n)) for n in sorted(names) if hasattr(state, n)}
+    # The actions a state carries, however it splits them between a past its clones share
+    # and its latest.
+    fields["_history"] = fields.pop("_past", []) + fields["_history"]
+    return fields
 
 
 def _configurations(games: list[str] | None = None) -> list[tuple[str, dict[str, Any]]]:
