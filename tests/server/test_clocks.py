@@ -161,10 +161,12 @@ def test_a_table_that_allows_hints_keeps_its_clock(server: Server) -> None:
     assert r.status_code == 200, r.text
     hinted = r.json()
     for made in (created, hinted):
+        # Connected after the deadline may have passed already (a busy machine): the
+        # stand-in is waited for, not the clock seen running first.
         ann = SyncSeat.connect(server, made["table_id"], made["seats"][0]["token"])
         try:
-            assert ann.until(lambda s: seat_clock(s, 0)["running"])["hints"] is (made is hinted)
-            ann.until(lambda s: standin(s, 0), timeout=30)
+            assert ann.state["hints"] is (made is hinted)
+            ann.until(lambda s: standin(s, 0), timeout=60)
         finally:
             ann.close()
 
