@@ -159,6 +159,29 @@ def out_first(state: State, seat: int) -> int | None:
 def test_the_horus_result_waits_for_the_last_move_to_be_shown(
     browser: Browser, fresh: Fresh, shots: Path
 ) -> None:
+    # A connection further behind than the table keeps steps is shown the newest at once
+    # (docs/protocol.md, steps): on a loaded machine the bot can play its last turns so
+    # fast that the page is sent the end with no playback to watch. What is held every
+    # time is that nothing of the end shows before its last move; that a playback was
+    # watched at all is asked of one try in three.
+    watched: list[tuple[int, int]] = []
+    for _ in range(3):
+        if fresh.server is not None:
+            fresh.server.stop()
+        watched.append(_watch_the_horus_end(browser, fresh, shots))
+        checked, caught = watched[-1]
+        if checked >= 5 and caught >= 1:
+            break
+    else:
+        raise AssertionError(
+            f"no try watched the bot's last moves played back (samples, ends caught): {watched}"
+        )
+
+
+def _watch_the_horus_end(browser: Browser, fresh: Fresh, shots: Path) -> tuple[int, int]:
+    """One try: the person leaves the pyramid and the bot plays on alone to the end;
+    answers the samples taken while the page played moves back, and how many of them
+    saw the match already over on the server."""
     prepared = prepare(fresh, "horus", out_first, seats=("me", "bot:easy"))
     ctx = browser.new_context(viewport=VIEWPORT, locale="en-GB")
     try:
@@ -193,11 +216,10 @@ def test_the_horus_result_waits_for_the_last_move_to_be_shown(
             page.wait_for_timeout(40)
         else:
             raise AssertionError("the match's end was never shown")
-        assert checked >= 5, f"only {checked} samples taken while the bot played"
-        assert caught >= 1, "the match never ended on the server while its moves were shown"
         expect(page.get_by_test_id("summary")).to_be_visible(timeout=WAIT)
         page.screenshot(path=str(shots / "playback-horus-end-shown.png"))
         assert page_errors(page) == []
+        return checked, caught
     finally:
         ctx.close()
 
