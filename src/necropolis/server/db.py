@@ -27,6 +27,7 @@ from sqlalchemy import (
     DateTime,
     Engine,
     ForeignKey,
+    Insert,
     Integer,
     MetaData,
     String,
@@ -418,21 +419,7 @@ class Store:
 
     def create(self, row: TableRow) -> None:
         with self.engine.begin() as c:
-            c.execute(
-                insert(tables).values(
-                    id=row.id,
-                    game=row.game,
-                    options=row.options,
-                    seats=seats_json(row.seats),
-                    seed=row.seed,
-                    status=row.status,
-                    version=row.version,
-                    creator_hash=row.creator_hash,
-                    spectator_hash=row.spectator_hash,
-                    created=row.created,
-                    updated=row.updated,
-                )
-            )
+            c.execute(insert_table(row))
 
     def get(self, table_id: str) -> TableRow | None:
         with self.engine.connect() as c:
@@ -631,3 +618,21 @@ class Store:
                     select(func.count()).where(table_actions.c.table_id == table_id)
                 ).scalar_one()
             )
+
+
+def insert_table(row: TableRow) -> Insert:
+    """The statement that stores a new table's row (a table made, or a rematch made in
+    the same transaction as its seats' claims: server/lobby.py)."""
+    return insert(tables).values(
+        id=row.id,
+        game=row.game,
+        options=row.options,
+        seats=seats_json(row.seats),
+        seed=row.seed,
+        status=row.status,
+        version=row.version,
+        creator_hash=row.creator_hash,
+        spectator_hash=row.spectator_hash,
+        created=row.created,
+        updated=row.updated,
+    )

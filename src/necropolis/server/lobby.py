@@ -34,7 +34,17 @@ from sqlalchemy.exc import IntegrityError
 
 from necropolis.server.accounts import seat_claims
 from necropolis.server.clocks.store import table_clocks
-from necropolis.server.db import PLAYING, TableRow, _row, metadata, moment, now, table_key, tables
+from necropolis.server.db import (
+    PLAYING,
+    TableRow,
+    _row,
+    insert_table,
+    metadata,
+    moment,
+    now,
+    table_key,
+    tables,
+)
 from necropolis.server.models import ClockSettings
 from necropolis.server.ratings import rated_tables
 from necropolis.server.seats import Seat, seats_json
@@ -214,21 +224,7 @@ class Lobby:
         transaction. False when another process made its rematch first."""
         try:
             with self.engine.begin() as c:
-                c.execute(
-                    insert(tables).values(
-                        id=row.id,
-                        game=row.game,
-                        options=row.options,
-                        seats=seats_json(row.seats),
-                        seed=row.seed,
-                        status=row.status,
-                        version=row.version,
-                        creator_hash=row.creator_hash,
-                        spectator_hash=row.spectator_hash,
-                        created=row.created,
-                        updated=row.updated,
-                    )
-                )
+                c.execute(insert_table(row))
                 c.execute(
                     insert(rematches).values(
                         table_id=table_id, next_id=row.id, accepted=accepted, at=now()
