@@ -21,11 +21,20 @@ import statistics
 import sys
 import time
 
-from necropolis.analysis.explain import MARKS, Depth, analyse_states, judge_for, position_chance
+from necropolis.analysis.explain import (
+    MARKS,
+    Depth,
+    EstimateJudge,
+    Judge,
+    analyse_states,
+    judge_for,
+    position_chance,
+)
 from necropolis.analysis.explain.match import actor
 from necropolis.bots import make_bot
 from necropolis.engine import SeatWindow, State
 from necropolis.engine.driver import play_match
+from necropolis.engine.protocol import Game
 from necropolis.games import game_class, game_ids, load_game
 
 
@@ -40,7 +49,12 @@ def _percentile(values: list[float], share: float) -> float:
     return ordered[min(len(ordered) - 1, int(share * len(ordered)))] if ordered else 0.0
 
 
-def timing(games: list[str], matches: int, depth: Depth, seed: int) -> None:
+def _judge(game: Game, estimate: bool) -> Judge:
+    """The game's own judge (its shipped model where it has one), or its estimate."""
+    return EstimateJudge() if estimate else judge_for(game)
+
+
+def timing(games: list[str], matches: int, depth: Depth, seed: int, estimate: bool) -> None:
     print(f"CPU seconds to analyse a whole match ({depth.worlds} worlds, rollout {depth.rollout})")
     print("game       players  actions(mean)  seconds mean  max")
     for game_id in games:
@@ -49,7 +63,7 @@ def timing(games: list[str], matches: int, depth: Depth, seed: int) -> None:
             seconds, lengths = [], []
             for k in range(matches):
                 states, actions = _match(game_id, players, seed + k)
-                judge = judge_for(states[0].game)
+                judge = _judge(states[0].game, estimate)
                 began = time.process_time()
                 analyse_states(states, actions, depth, judge)
                 seconds.append(time.process_time() - began)
@@ -61,7 +75,7 @@ def timing(games: list[str], matches: int, depth: Depth, seed: int) -> None:
             )
 
 
-def noise(games: list[str], matches: int, depth: Depth, seed: int) -> None:
+def noise(games: list[str], matches: int, depth: Depth, seed: int, estimate: bool) -> None:
     smallest = min(threshold for _, threshold in MARKS)
     print(
         f"two readings of one decision, seeds {depth.seed} and {depth.seed + 1} "
@@ -75,7 +89,7 @@ def noise(games: list[str], matches: int, depth: Depth, seed: int) -> None:
         bumps: list[float] = []
         for k in range(matches):
             states, actions = _match(game_id, 2, seed + k)
-            judge = judge_for(states[0].game)
+            judge = _judge(states[0].game, estimate)
             for t, action in enumerate(actions):
                 state = states[t]
                 if state.current_player() < 0 or t % 2:
@@ -128,6 +142,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--worlds", type=int, default=Depth.worlds)
     parser.add_argument("--rollout", type=int, default=Depth.rollout)
     parser.add_argument("--seed", type=int, default=1000, help="the first match's seed")
+    parser.add_argument(
+        "--estimate",
+        action="store_true",
+        help="judge by the game's estimate even where it ships a learned model",
+    )
     args = parser.parse_args(argv)
     games = args.game or game_ids()
     for name in games:
@@ -140,9 +159,9 @@ def main(argv: list[str] | None = None) -> int:
     except ValueError as exc:
         parser.error(str(exc))
     if args.what == "time":
-        timing(games, args.matches, depth, args.seed)
+        timing(games, args.matches, depth, args.seed, args.estimate)
     else:
-        noise(games, args.matches, depth, args.seed)
+        noise(games, args.matches, depth, args.seed, args.estimate)
     return 0
 
 

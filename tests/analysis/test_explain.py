@@ -162,17 +162,25 @@ def test_a_seat_s_analysis_and_hints_read_nothing_it_could_not_see(game_id: str)
     assert compared >= 3
 
 
-def test_a_learned_judgement_is_read_from_the_seat_s_view_of_each_world() -> None:
+def test_a_learned_judgement_is_read_from_the_seat_s_view_of_each_world(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     from necropolis.analysis.explain.judge import LearnedJudge, judge_for
-    from necropolis.bots.judgement import LearnedEvaluator
+    from necropolis.bots.judgement import LearnedEvaluator, evaluator
     from tests.bots.test_judgement import fresh_network
 
-    # Two players' model is shipped and judges; three players' is not, and the estimate
-    # judges them.
-    assert isinstance(judge_for(load_game("luxor2001", players=2)), LearnedJudge)
-    assert isinstance(judge_for(load_game("luxor2001", players=3)), EstimateJudge)
     game = load_game("luxor2001", players=2)
     learned = LearnedEvaluator(game, fresh_network(game))
+    # A game's judge is its evaluator: the learned one where it ships a model, else the
+    # estimate.
+    monkeypatch.setattr("necropolis.analysis.explain.judge.evaluator", lambda g: learned)
+    assert isinstance(judge_for(game), LearnedJudge)
+    monkeypatch.undo()
+    for game_id in ("luxor2001", "luxor", "horus"):
+        found = evaluator(load_game(game_id, players=2))
+        assert isinstance(judge_for(load_game(game_id, players=2)), LearnedJudge) == isinstance(
+            found, LearnedEvaluator
+        )
     judge = LearnedJudge(learned)
     record = _match("luxor2001", 2, seed=4)
     states = list(record.states(load_game))

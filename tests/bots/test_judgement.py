@@ -232,30 +232,50 @@ def test_a_look_at_the_rest_of_the_turn_judges_a_move_by_its_best_continuation()
     assert checked, "some insertion leaves the mover more to choose"
 
 
-def shipped() -> list[Any]:
-    """The games and player counts that ship a learned model."""
-    return [
-        p
-        for p in every_count()
-        if shipped_model(necropolis.load_game(p.values[0], players=p.values[1])) is not None
-    ]
+#: The kept models of the training runs (``necropolis train``), which a game ships in its
+#: package only once it judges at least as well as its estimate (``docs/strength.md``).
+KEPT = Path(__file__).resolve().parents[2] / "docs" / "strength" / "models"
 
 
-@pytest.mark.parametrize(("game_id", "players"), shipped())
-def test_a_shipped_model_loads_and_decides_the_same_from_the_same_seed(
-    game_id: str, players: int
-) -> None:
-    game = necropolis.load_game(game_id, players=players)
-    model = shipped_model(game)
-    assert model is not None
-    assert model.meta["game"] == game_id and model.meta["players"] == players
+def kept_models() -> list[Any]:
+    """The kept models, each with the game and player count its meta names."""
+    return [pytest.param(path, id=path.stem) for path in sorted(KEPT.glob("*.npz"))]
+
+
+def test_the_kept_models_are_found() -> None:
+    assert {p.values[0].stem for p in kept_models()} >= {"luxor2001-2p", "horus-2p"}
+
+
+def test_a_model_a_game_ships_is_its_evaluator(monkeypatch: pytest.MonkeyPatch) -> None:
+    import necropolis.bots.judgement as judgement
+
+    game = necropolis.load_game("luxor2001", players=2)
+    model = Network.load(KEPT / "luxor2001-2p.npz")
+    judgement._evaluator.cache_clear()
+    monkeypatch.setattr(judgement, "shipped_model", lambda g: model if g == game else None)
+    try:
+        found = evaluator(game)
+        assert isinstance(found, LearnedEvaluator) and found.network is model
+        three = necropolis.load_game("luxor2001", players=3)
+        assert isinstance(evaluator(three), EstimateEvaluator)
+    finally:
+        judgement._evaluator.cache_clear()
+
+
+@pytest.mark.parametrize("path", kept_models())
+def test_a_kept_model_loads_and_decides_the_same_from_the_same_seed(path: Path) -> None:
+    model = Network.load(path)
+    game_id, players = model.meta["game"], model.meta["players"]
+    assert path.stem == f"{game_id}-{players}p"
     assert model.meta["command"].startswith(f"necropolis train {game_id}")
+    game = necropolis.load_game(game_id, players=players)
+    judge = LearnedEvaluator(game, model)
     for state in decision_points(game_id, players, 4):
         window = SeatWindow(state, state.current_player())
-        choices = {JudgementBot().choose(window, random.Random(3)) for _ in range(2)}
+        choices = {JudgementBot(judge).choose(window, random.Random(3)) for _ in range(2)}
         assert len(choices) == 1
     records = [
-        play_match(game, [JudgementBot() for _ in range(players)], seed=12)[1].actions
+        play_match(game, [JudgementBot(judge) for _ in range(players)], seed=12)[1].actions
         for _ in range(2)
     ]
     assert records[0] == records[1]

@@ -742,7 +742,8 @@ def load_checkpoint(path: Path) -> Run:
 def hard_judged() -> Player:
     """Hard's search without its clock (as ``hard-unclocked`` of
     :mod:`necropolis.analysis.headroom`) with its cut-off leaves judged by the game's
-    shipped learned judgement, anchored as hard is: on the same bank as ``hard-unclocked``
+    evaluator (its shipped learned judgement; its estimate where it ships none), anchored
+    as hard is: on the same bank as ``hard-unclocked``
     the two pair deal by deal. Research, not a level (``necropolis strength`` plays it as
     ``necropolis.analysis.training:hard_judged``)."""
     from necropolis.analysis.headroom import HardSearch
