@@ -61,3 +61,33 @@ def test_bad_requests_are_refused_clearly(tmp_path: Path) -> None:
         result = runner.invoke(app, args)
         assert result.exit_code != 0
         assert message in " ".join(result.output.split()), result.output
+
+
+def test_the_calibration_of_a_game_s_estimate_and_of_a_model_beside_it(tmp_path: Path) -> None:
+    out = tmp_path / "calibration-luxor2001.json"
+    args = ["strength", "calibration", "luxor2001", "--matches", "3", "--out", str(out)]
+    result = runner.invoke(app, args)
+    assert result.exit_code == 0, result.output
+    table = json.loads(out.read_text())
+    assert table["model"] == {"judge": "estimate"} and "estimate" not in table
+    assert table["command"].startswith("necropolis strength calibration luxor2001 --players 2")
+    assert sum(table["positions"]) > 0 and table["matches"] == 3
+    # every position of both seats is judged once, its prediction inside its band
+    for (low, high), p, n in zip(
+        table["bands"], table["predicted"], table["positions"], strict=True
+    ):
+        assert n == 0 or low - 1e-9 <= p <= high + 1e-9
+    assert out.with_suffix(".png").stat().st_size > 0
+    kept = Path(__file__).resolve().parents[2] / "docs" / "strength" / "models"
+    beside = tmp_path / "beside.json"
+    args = ["strength", "calibration", "luxor2001", "--matches", "3", "--out", str(beside)]
+    result = runner.invoke(app, [*args, "--model", str(kept / "luxor2001-2p.npz")])
+    assert result.exit_code == 0, result.output
+    both = json.loads(beside.read_text())
+    assert both["model"]["generation"] == 0 and "--model" in both["command"]
+    # the same matches' positions, judged by the estimate beside the model
+    assert both["estimate"]["positions"] == table["positions"]
+    assert both["estimate"]["predicted"] == table["predicted"]
+    wrong = runner.invoke(app, [*args, "--model", str(kept / "horus-2p.npz")])
+    assert wrong.exit_code != 0
+    assert "is a model of horus at 2 players, not luxor2001" in " ".join(wrong.output.split())

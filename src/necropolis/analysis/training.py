@@ -47,6 +47,7 @@ from necropolis.bots import ISMCTSBot, make_bot
 from necropolis.bots.judgement import (
     Array,
     EstimateEvaluator,
+    Evaluator,
     JudgementBot,
     LearnedEvaluator,
     Network,
@@ -802,25 +803,28 @@ BANDS = 10
 
 def reliability(
     game_id: str,
-    network: Network,
+    network: Network | None,
     matches: int,
     seed: int,
     player: str = "heuristic",
     players: int = 2,
 ) -> dict[str, Any]:
-    """How well the model's chances come true, beside the game's hand-written estimate:
-    ``matches`` matches of ``player`` in every seat (positions of sound play, which the
-    analysis and hard's search judge), every seat's view at every real decision judged
-    by both, each seat's predicted chance to win binned against whether it won (a match
-    nobody won counts as lost, as the chance is of winning).
+    """How well a judgement's chances come true: the model's beside the game's
+    hand-written estimate, or (``network`` None) the estimate's alone. ``matches``
+    matches of ``player`` in every seat (positions of sound play, which the analysis and
+    hard's search judge), every seat's view at every real decision judged, each seat's
+    predicted chance to win binned against whether it won (a match nobody won counts as
+    lost, as the chance is of winning).
 
     Returned in the form ``docs/strength/summary.json`` copies: the bands, the mean
-    prediction, the share observed and the positions in each band; then the same of the
-    estimate (``estimate``), and each one's Brier score (the mean squared error).
+    prediction, the share observed and the positions in each band, and the Brier score
+    (the mean squared error); beside a model, the same of the estimate (``estimate``).
+    ``model`` names what was judged (a model's generation, matches, seed and command, or
+    ``{"judge": "estimate"}``).
     """
     game = load_game(game_id, players=players)
-    judge = LearnedEvaluator(game, network)
     estimate = EstimateEvaluator(game)
+    judge: Evaluator = estimate if network is None else LearnedEvaluator(game, network)
     predicted: list[float] = []
     guessed: list[float] = []
     observed: list[float] = []
@@ -840,7 +844,7 @@ def reliability(
             if len(window.legal_actions()) > 1:
                 windows = [SeatWindow(state, q) for q in range(players)]
                 learned = judge.judge(windows).chances
-                hand = estimate.judge(windows).chances
+                hand = learned if judge is estimate else estimate.judge(windows).chances
                 rows.extend((learned[q, q], hand[q, q], q) for q in range(players))
             state.apply_action(lineup[mover].choose(window, rngs[mover]))
         returns = state.returns()
@@ -851,10 +855,15 @@ def reliability(
     won = np.array(observed)
     table = calibration(np.array(predicted), won, BANDS)
     other = calibration(np.array(guessed), won, BANDS)
-    return {
+    judged = (
+        {"judge": "estimate"}
+        if network is None
+        else {k: network.meta.get(k) for k in ("generation", "matches", "seed", "command")}
+    )
+    table_of = {
         "game": game_id,
         "players": players,
-        "model": {k: network.meta.get(k) for k in ("generation", "matches", "seed", "command")},
+        "model": judged,
         "positions_of": f"{player} in every seat",
         "matches": matches,
         "seed": seed,
@@ -864,6 +873,10 @@ def reliability(
         "positions": [int(r["positions"]) for r in table],
         "error": round(calibration_error(table), 4),
         "brier": round(float(((np.array(predicted) - won) ** 2).mean()), 4),
+    }
+    if network is None:
+        return table_of
+    return table_of | {
         "estimate": {
             "predicted": [round(r["predicted"], 4) for r in other],
             "observed": [round(r["observed"], 4) for r in other],
@@ -912,7 +925,8 @@ def plot_reliability(data: dict[str, Any], path: Path) -> None:
         [p for p, _, _ in shown],
         [o for _, o, _ in shown],
         "o-",
-        label=f"learned (Brier {data['brier']:.3f})",
+        label=f"{data['model'].get('judge', 'learned')}"
+        f" (Brier {data['brier']:.3f})",
     )
     for p, o, n in shown:
         ax.annotate(f"{n}", (p, o), textcoords="offset points", xytext=(4, -10), fontsize=7)
@@ -933,8 +947,11 @@ def plot_reliability(data: dict[str, Any], path: Path) -> None:
     ax.set_xlabel("predicted chance to win")
     ax.set_ylabel("share of those positions won")
     model = data["model"]
+    judged = (
+        f"the {model['judge']}" if "judge" in model else f"generation {model.get('generation')}"
+    )
     ax.set_title(
-        f"{data['game']}: generation {model.get('generation')}, "
+        f"{data['game']}, {data['players']} players: {judged}, "
         f"{data['matches']} matches, {data['positions_of']}",
         fontsize=9,
     )

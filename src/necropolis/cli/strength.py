@@ -8,7 +8,8 @@ bot's CPU a decision. Every match is appended to the run's file as it ends; ``--
 takes a stopped run up again (or extends it to more deals) from that file. Given an
 earlier run on the same bank (``--against-previous``), it also prints the paired
 difference between the two candidates, deal by deal. ``strength report FILE`` prints the
-figures of a run's file (finished or not) again.
+figures of a run's file (finished or not) again. ``strength calibration GAME`` measures how
+well a judgement's chances come true (the game's estimate, or a model's beside it).
 
 Long runs belong at low priority (``--nice 19``, or ``nice -n 19 necropolis …``): the
 workers inherit it.
@@ -165,6 +166,63 @@ def play(
     _report(run, previous, as_json)
     if not as_json:
         console.print(f"Run: {path}", soft_wrap=True)
+
+
+@strength_app.command("calibration")
+def calibration(
+    game_id: Annotated[str, typer.Argument(metavar="GAME", help=GAME_HELP)],
+    players: Annotated[int, typer.Option("--players", "-p", help="seats")] = 2,
+    model: Annotated[
+        Path | None,
+        typer.Option("--model", help="a learned model's file, judged beside the estimate"),
+    ] = None,
+    matches: Annotated[
+        int, typer.Option("--matches", "-n", min=1, help="matches of the heuristic played")
+    ] = 300,
+    seed: Annotated[int, typer.Option("--seed", help="the matches' seed")] = 5,
+    out: Annotated[
+        Path | None,
+        typer.Option("--out", help="the table's file (JSON; its plot beside it, as .png)"),
+    ] = None,
+    niceness: Annotated[int, typer.Option("--nice", min=0, max=19, help="run this much nicer")] = 0,
+) -> None:
+    """How well a judgement's chances come true: the game's estimate (or a model beside
+    it) on the heuristic's positions, binned by predicted chance against who won."""
+    from necropolis.analysis.training import plot_reliability, reliability
+    from necropolis.bots.judgement import Network
+
+    game = open_game(game_id, {"players": players})
+    network = None
+    if model is not None:
+        try:
+            network = Network.load(model)
+        except (OSError, ValueError, KeyError) as error:
+            raise fail(f"cannot read the model {model}: {error}") from None
+        if (network.meta.get("game"), network.meta.get("players")) != (game.id, players):
+            raise fail(
+                f"{model} is a model of {network.meta.get('game')} at "
+                f"{network.meta.get('players')} players, not {game.id} at {players}"
+            )
+    path = out or Path("strength") / f"calibration-{game.id}-{players}p.json"
+    words = ["necropolis", "strength", "calibration", game.id, "--players", str(players)]
+    if model is not None:
+        words += ["--model", str(model)]
+    words += ["--matches", str(matches), "--seed", str(seed), "--out", str(path)]
+    if niceness:
+        os.nice(niceness)
+    table = reliability(game.id, network, matches, seed, players=players)
+    table["command"] = shlex.join(words)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(table, indent=1) + "\n")
+    plot_reliability(table, path.with_suffix(".png"))
+    grid = Table("predicted", "observed", "positions", title=f"{game.id}: {table['model']}")
+    for p, o, n in zip(table["predicted"], table["observed"], table["positions"], strict=True):
+        grid.add_row(f"{p:.3f}", f"{o:.3f}", str(n))
+    console.print(grid)
+    console.print(
+        f"wrote {path} and its plot: off by {table['error']:.3f} on "
+        f"{sum(table['positions'])} positions, Brier {table['brier']:.4f}"
+    )
 
 
 @strength_app.command("report")
