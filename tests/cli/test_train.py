@@ -69,7 +69,7 @@ def test_the_calibration_of_a_game_s_estimate_and_of_a_model_beside_it(tmp_path:
     result = runner.invoke(app, args)
     assert result.exit_code == 0, result.output
     table = json.loads(out.read_text())
-    assert table["model"] == {"judge": "estimate"} and "estimate" not in table
+    assert table["model"] == {"judge": "estimate", "worlds": 1} and "estimate" not in table
     assert table["command"].startswith("necropolis strength calibration luxor2001 --players 2")
     assert sum(table["positions"]) > 0 and table["matches"] == 3
     # every position of both seats is judged once, its prediction inside its band
@@ -88,6 +88,15 @@ def test_the_calibration_of_a_game_s_estimate_and_of_a_model_beside_it(tmp_path:
     # the same matches' positions, judged by the estimate beside the model
     assert both["estimate"]["positions"] == table["positions"]
     assert both["estimate"]["predicted"] == table["predicted"]
+    # the estimate's mean over worlds drawn from each view: the same positions
+    mean = tmp_path / "mean.json"
+    args_mean = ["strength", "calibration", "luxor2001", "-n", "3", "--worlds", "4"]
+    result = runner.invoke(app, [*args_mean, "--out", str(mean)])
+    assert result.exit_code == 0, result.output
+    averaged = json.loads(mean.read_text())
+    assert averaged["model"]["worlds"] == 4 and "--worlds 4" in averaged["command"]
+    assert sum(averaged["positions"]) == sum(table["positions"])
+    assert averaged["predicted"] != table["predicted"]
     wrong = runner.invoke(app, [*args, "--model", str(kept / "horus-2p.npz")])
     assert wrong.exit_code != 0
     assert "is a model of horus at 2 players, not luxor2001" in " ".join(wrong.output.split())

@@ -808,9 +808,11 @@ def reliability(
     seed: int,
     player: str = "heuristic",
     players: int = 2,
+    worlds: int = 1,
 ) -> dict[str, Any]:
     """How well a judgement's chances come true: the model's beside the game's
-    hand-written estimate, or (``network`` None) the estimate's alone. ``matches``
+    hand-written estimate, or (``network`` None) the estimate's alone, the estimate the
+    mean over ``worlds`` worlds drawn from each window (as the analysis averages them). ``matches``
     matches of ``player`` in every seat (positions of sound play, which the analysis and
     hard's search judge), every seat's view at every real decision judged, each seat's
     predicted chance to win binned against whether it won (a match nobody won counts as
@@ -823,7 +825,7 @@ def reliability(
     ``{"judge": "estimate"}``).
     """
     game = load_game(game_id, players=players)
-    estimate = EstimateEvaluator(game)
+    estimate = EstimateEvaluator(game, worlds=worlds)
     judge: Evaluator = estimate if network is None else LearnedEvaluator(game, network)
     predicted: list[float] = []
     guessed: list[float] = []
@@ -856,7 +858,7 @@ def reliability(
     table = calibration(np.array(predicted), won, BANDS)
     other = calibration(np.array(guessed), won, BANDS)
     judged = (
-        {"judge": "estimate"}
+        {"judge": "estimate", "worlds": worlds}
         if network is None
         else {k: network.meta.get(k) for k in ("generation", "matches", "seed", "command")}
     )
@@ -925,8 +927,7 @@ def plot_reliability(data: dict[str, Any], path: Path) -> None:
         [p for p, _, _ in shown],
         [o for _, o, _ in shown],
         "o-",
-        label=f"{data['model'].get('judge', 'learned')}"
-        f" (Brier {data['brier']:.3f})",
+        label=f"{data['model'].get('judge', 'learned')} (Brier {data['brier']:.3f})",
     )
     for p, o, n in shown:
         ax.annotate(f"{n}", (p, o), textcoords="offset points", xytext=(4, -10), fontsize=7)
@@ -948,7 +949,9 @@ def plot_reliability(data: dict[str, Any], path: Path) -> None:
     ax.set_ylabel("share of those positions won")
     model = data["model"]
     judged = (
-        f"the {model['judge']}" if "judge" in model else f"generation {model.get('generation')}"
+        f"the {model['judge']} ({model.get('worlds', 1)} worlds a view)"
+        if "judge" in model
+        else f"generation {model.get('generation')}"
     )
     ax.set_title(
         f"{data['game']}, {data['players']} players: {judged}, "

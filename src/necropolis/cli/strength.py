@@ -180,6 +180,12 @@ def calibration(
         int, typer.Option("--matches", "-n", min=1, help="matches of the heuristic played")
     ] = 300,
     seed: Annotated[int, typer.Option("--seed", help="the matches' seed")] = 5,
+    worlds: Annotated[
+        int,
+        typer.Option(
+            "--worlds", min=1, help="worlds drawn from each view, the estimate their mean"
+        ),
+    ] = 1,
     out: Annotated[
         Path | None,
         typer.Option("--out", help="the table's file (JSON; its plot beside it, as .png)"),
@@ -207,10 +213,13 @@ def calibration(
     words = ["necropolis", "strength", "calibration", game.id, "--players", str(players)]
     if model is not None:
         words += ["--model", str(model)]
-    words += ["--matches", str(matches), "--seed", str(seed), "--out", str(path)]
+    words += ["--matches", str(matches), "--seed", str(seed)]
+    if worlds != 1:
+        words += ["--worlds", str(worlds)]
+    words += ["--out", str(path)]
     if niceness:
         os.nice(niceness)
-    table = reliability(game.id, network, matches, seed, players=players)
+    table = reliability(game.id, network, matches, seed, players=players, worlds=worlds)
     table["command"] = shlex.join(words)
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps(table, indent=1) + "\n")
