@@ -41,7 +41,7 @@ from sqlalchemy import (
 from sqlalchemy.exc import IntegrityError
 
 from necropolis.server import tokens
-from necropolis.server.db import metadata, moment, now, table_key, tables
+from necropolis.server.db import aware, metadata, moment, now, table_key, tables
 from necropolis.server.seats import Seat, seats_json
 from necropolis.server.written import clean_name
 
@@ -290,7 +290,7 @@ class Accounts:
                 .join(player_sessions, player_sessions.c.player_id == players.c.id)
                 .where(player_sessions.c.token_hash == tokens.token_hash(token))
             ).first()
-        if r is None or _aware(r.expires) < now():
+        if r is None or aware(r.expires) < now():
             return None
         return Player(r.id, r.name, r.created)
 
@@ -385,8 +385,3 @@ class Accounts:
     def count(self) -> int:
         with self.engine.connect() as c:
             return int(c.execute(select(func.count()).select_from(players)).scalar_one())
-
-
-def _aware(at: datetime) -> datetime:
-    # SQLite gives back naive datetimes; they were written in UTC.
-    return at if at.tzinfo is not None else at.replace(tzinfo=now().tzinfo)

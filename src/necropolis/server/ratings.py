@@ -29,7 +29,7 @@ from necropolis.games import load_game
 from necropolis.server import db
 from necropolis.server.accounts import players, seat_claims
 from necropolis.server.clocks import ClockStore, abandoned_result
-from necropolis.server.db import metadata, moment, now, table_key, tables
+from necropolis.server.db import aware, metadata, moment, now, table_key, tables
 
 rated_tables = Table(
     "rated_tables",
@@ -161,7 +161,7 @@ class Ratings:
                 old = s.ordinal
                 s.mu, s.sigma = team[0].mu, team[0].sigma
                 s.games += 1
-                s.history.append((row.id, _aware(row.updated), s.ordinal))
+                s.history.append((row.id, aware(row.updated), s.ordinal))
                 changes[row.id].append(Change(seat, w, old, s.ordinal))
         return GameRatings(standings, changes)
 
@@ -202,10 +202,6 @@ def _seated(row: db.TableRow, claimed: dict[int, str], persons: list[int]) -> li
         else:
             return None
     return who
-
-
-def _aware(at: datetime) -> datetime:
-    return at if at.tzinfo is not None else at.replace(tzinfo=now().tzinfo)
 
 
 def describe(who: str) -> dict[str, Any]:

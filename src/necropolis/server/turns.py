@@ -41,7 +41,7 @@ from sqlalchemy import (
 from sqlalchemy.exc import IntegrityError
 
 from necropolis.server.accounts import players, seat_claims
-from necropolis.server.db import PLAYING, metadata, now, table_key, tables
+from necropolis.server.db import PLAYING, aware, metadata, now, table_key, tables
 from necropolis.server.live import LiveTable
 
 turn_marks = Table(
@@ -286,7 +286,7 @@ class Turns:
         for r in rows:
             fresh = r.marked is not None and int(r.marked) == int(r.version)
             if not fresh:
-                stale[r.table_id] = Stale(r.table_id, int(r.version), _aware(r.updated))
+                stale[r.table_id] = Stale(r.table_id, int(r.version), aware(r.updated))
             claimed.append(
                 Claimed(
                     int(r.player_id),
@@ -294,7 +294,7 @@ class Turns:
                     str(r.game),
                     int(r.seat),
                     str(r.token),
-                    _aware(r.since) if r.since is not None else None,
+                    aware(r.since) if r.since is not None else None,
                     fresh,
                 )
             )
@@ -315,7 +315,7 @@ class Turns:
                     or_(turn_marks.c.version.is_(None), turn_marks.c.version != tables.c.version),
                 )
             ).all()
-        return [Stale(str(r[0]), int(r[1]), _aware(r[2])) for r in rows]
+        return [Stale(str(r[0]), int(r[1]), aware(r[2])) for r in rows]
 
     def due(self, waited_since: datetime) -> list[Due]:
         """The turns, not yet mailed, that have waited since ``waited_since`` or longer, of
@@ -372,7 +372,7 @@ class Turns:
                 str(r.name),
                 str(r.email),
                 str(r.lang),
-                _aware(r.since),
+                aware(r.since),
             )
             for r in rows
         ]
@@ -430,8 +430,3 @@ class Turns:
                 return
             except IntegrityError:
                 continue  # saved twice at once: the other's row is there now
-
-
-def _aware(at: datetime) -> datetime:
-    # SQLite gives back naive datetimes; they were written in UTC.
-    return at if at.tzinfo is not None else at.replace(tzinfo=now().tzinfo)
