@@ -23,6 +23,7 @@ from necropolis.games.horus.codes import (
     D_TURN,
     ESCAPED,
     SEALED,
+    UNPLACED,
 )
 from necropolis.games.horus.heuristic import (
     HEURISTIC,
@@ -226,6 +227,24 @@ def test_estimated_returns_lie_in_range_and_end_as_the_returns() -> None:
         while not state.is_terminal():
             state.apply_action(state.rollout_action(rng))
         assert state.estimate_returns() == state.returns()
+
+
+@pytest.mark.parametrize("players", [2, 3, 6])
+def test_seats_still_choosing_their_adventurers_have_their_even_chance(players: int) -> None:
+    # Before anyone is placed every seat is alike; once one is in at an exit with nothing,
+    # it is judged as the others still choosing are.
+    state = load_game("horus", players=players).new_initial_state()
+    first = state.estimate_returns()
+    assert len(set(first)) == 1 and first[0] > 0.5 / players
+    rng = random.Random(players)
+    while any(status == UNPLACED for status in state.status):
+        placed = state.status.count(UNPLACED)
+        state.apply_action(state.rollout_action(rng))
+        if state.status.count(UNPLACED) < placed:
+            break
+    mover = next(q for q in range(players) if state.status[q] != UNPLACED)
+    assert state.points(mover) == 0
+    assert state.estimate_returns() == pytest.approx(first)
 
 
 def test_estimated_returns_favour_the_seat_clearly_ahead() -> None:

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 from necropolis.games.horus import components as cp
 from necropolis.games.horus import heuristic
-from necropolis.games.horus.codes import ESCAPED, INSIDE
+from necropolis.games.horus.codes import ESCAPED, INSIDE, UNPLACED
 from necropolis.games.horus.playout import EXIT_BLOCKS
 
 if TYPE_CHECKING:
@@ -55,7 +55,10 @@ _OUT = (0.0,) * (len(FEATURES) - 1)
 
 def seat_features(s: HorusState) -> list[tuple[float, ...] | None]:
     """Per seat, the :data:`FEATURES` the estimate weighs (None: sealed, crushed or
-    mummified, or not yet in the pyramid)."""
+    mummified). A seat whose adventurer is not placed yet counts as one just in, at an
+    exit with nothing: leaving it out gave it no chance at all, so that the analysis of
+    every match began with the seats still choosing at 0% and booked their placing as
+    luck."""
     f = (cp.NUM_BLOCKS - len(s.box)) / cp.NUM_BLOCKS
     down = tuple(b + 1 for b in range(cp.NUM_BLOCKS) if s.fallen[b])
     exits = heuristic.board_distances(down, _EXITS)
@@ -63,6 +66,9 @@ def seat_features(s: HorusState) -> list[tuple[float, ...] | None]:
     rows: list[tuple[float, ...] | None] = []
     for seat in range(s.n):
         status = s.status[seat]
+        if status == UNPLACED:
+            rows.append((0.0, 1.0, 0.0, 0.0, 0.0, 0.0, f, f * f, threatened))
+            continue
         if status != INSIDE and status != ESCAPED:
             rows.append(None)
             continue
@@ -88,7 +94,8 @@ def win_chances(s: HorusState) -> list[float]:
     a die's mean, the variety bonus) and, while it is inside, with what it may still
     find; it shrinks with its wounds and while a block lies on or beside an exit (on the
     present board the fit gives its cards and its walk to the nearest exit almost no
-    weight). Sealed, crushed and mummified seats have none. The weights came from
+    weight). Sealed, crushed and mummified seats have none; a seat not yet placed is
+    weighed as one that has just come in. The weights came from
     5,144 positions (every fifth decision) of 150 two-player and 50 three-player
     heuristic-only matches on the present board, 80% to fit and 20% to check: on the
     held-out positions, seats given 0.1-0.2 won 11% of the time, 0.4-0.5, 41%, 0.8-0.9,
