@@ -25,6 +25,7 @@ import numpy as np
 from necropolis.analysis.fitting import Group, fit, heuristic_positions
 from necropolis.engine import State
 from necropolis.games.horus import estimate
+from necropolis.games.horus.codes import ESCAPED
 from necropolis.games.horus.estimate import FEATURES
 from necropolis.games.horus.state import HorusState
 
@@ -44,7 +45,8 @@ def _record(state: State) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
         if row is not None:
             x[i, :k] = row
     x[state.n, k] = 1.0  # nobody
-    alive = np.array([r is not None for r in rows] + [True])
+    # "nobody" wins only while no seat is out, as in ``estimate.win_chances``
+    alive = np.array([r is not None for r in rows] + [ESCAPED not in state.status])
     old = np.array([*estimate.win_chances(state), 0.0])
     old[state.n] = max(0.0, 1.0 - old[: state.n].sum())
     return x, alive, old
