@@ -744,8 +744,8 @@ def hard_judged() -> Player:
     """Hard's search without its clock (as ``hard-unclocked`` of
     :mod:`necropolis.analysis.headroom`) with its cut-off leaves judged by the game's
     evaluator (its shipped learned judgement; its estimate where it ships none), anchored
-    as hard is: on the same bank as ``hard-unclocked``
-    the two pair deal by deal. Research, not a level (``necropolis strength`` plays it as
+    as hard is: on the same bank as ``hard-unclocked`` the two pair deal by deal.
+    Research, not a level (``necropolis strength`` plays it as
     ``necropolis.analysis.training:hard_judged``)."""
     from necropolis.analysis.headroom import HardSearch
 
@@ -811,12 +811,12 @@ def reliability(
     worlds: int = 1,
 ) -> dict[str, Any]:
     """How well a judgement's chances come true: the model's beside the game's
-    hand-written estimate, or (``network`` None) the estimate's alone, the estimate the
-    mean over ``worlds`` worlds drawn from each window (as the analysis averages them). ``matches``
-    matches of ``player`` in every seat (positions of sound play, which the analysis and
-    hard's search judge), every seat's view at every real decision judged, each seat's
-    predicted chance to win binned against whether it won (a match nobody won counts as
-    lost, as the chance is of winning).
+    hand-written estimate, or (``network`` None) the estimate's alone; the estimate is
+    the mean over ``worlds`` worlds drawn from each window, as the analysis averages it.
+    ``matches`` matches of ``player`` in every seat (positions of sound play, which the
+    analysis and hard's search judge), every seat's view at every real decision judged,
+    each seat's predicted chance to win binned against whether it won (a match nobody won
+    counts as lost, as the chance is of winning).
 
     Returned in the form ``docs/strength/summary.json`` copies: the bands, the mean
     prediction, the share observed and the positions in each band, and the Brier score

@@ -119,8 +119,8 @@ def win_chances(s: HorusState) -> list[float]:
     that has just come in. The weights came from every fifth decision of 2,000
     two-player and 700 three-player heuristic-only matches (44,537 and 25,100
     positions), 80% to fit and 20% to check (``research/fit_horus_estimate.py``, its
-    defaults): on the held-out positions the log-likelihood of the winners is -0.7825 a
-    position at two players and -1.1470 at three, where the weights before the load's
+    defaults): on the held-out positions the log-likelihood of the winners is -0.7798 a
+    position at two players and -1.1442 at three, where the weights before the load's
     interaction with the falling blocks (fitted on 150 and 50 matches) gave -0.8197 and
     -1.2098; seats given 0.0-0.2 won 7% of the time, 0.4-0.6 47%, 0.8-1.0 91% (two
     players). Earlier estimates, a hand count of loads, a share of the sarcophagi and a
