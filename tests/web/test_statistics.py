@@ -56,6 +56,8 @@ def test_the_end_shows_the_matchs_figures_at_the_table_in_the_replay_and_the_pro
         name = f"Figures{game[:5]}{int(time.time() * 1000) % 100000}"
         sign_in(page, server.url, name, create=True)
         page.get_by_test_id("lang").select_option(lang)
+        # The page has switched (its texts are here) before she goes on, as a person sees it.
+        expect(page.locator("html")).to_have_attribute("lang", lang)
         made = page.request.post(
             f"{server.url}/api/tables",
             data={

@@ -81,15 +81,23 @@ function detect(): Lang {
 
 export const locale = $state<{ lang: Lang }>({ lang: detect() });
 
+// The language last asked for.
+let wantedLang: Lang | null = null;
+
 /** Switches the page to `lang` once the texts of the games it has shown are here in it. */
 export async function setLang(lang: Lang): Promise<void> {
-  await Promise.all([loadPageTexts(lang), ...[...shownGames].map((game) => loadGameTexts(game, lang))]).catch(() => {});
-  locale.lang = lang;
+  wantedLang = lang;
+  // Remembered at once, before the texts arrive: a person who picks a language and then
+  // leaves the page (or follows a link) at once must find it on the next page.
   try {
     localStorage.setItem(STORE_KEY, lang);
   } catch {
     /* not remembered then */
   }
+  await Promise.all([loadPageTexts(lang), ...[...shownGames].map((game) => loadGameTexts(game, lang))]).catch(() => {});
+  // Two quick switches: the texts of the first may arrive last; the later choice stands.
+  if (wantedLang !== lang) return;
+  locale.lang = lang;
   document.documentElement.lang = lang;
 }
 
