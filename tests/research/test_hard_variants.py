@@ -1,0 +1,74 @@
+"""research/hard_variants.py: each variant is ``hard-unclocked`` with the one setting its
+name says changed, so that its run pairs with hard's record as a screen of that setting
+alone; and the harness seats it by ``module:function``."""
+
+from __future__ import annotations
+
+import random
+from types import ModuleType
+
+import pytest
+
+from necropolis.analysis.duel import contender
+from necropolis.analysis.headroom import hard_unclocked
+from necropolis.engine import SeatWindow
+from necropolis.engine.protocol import sample_chance
+from necropolis.games import load_game
+from tests.scripts import RESEARCH, load_script
+
+
+@pytest.fixture(scope="module")
+def variants() -> ModuleType:
+    return load_script("hard_variants", RESEARCH)
+
+
+def _first_choice(game_id: str, seed: int) -> SeatWindow:
+    state = load_game(game_id, players=2).new_initial_state()
+    rng = random.Random(seed)
+    while state.is_chance_node() or len(state.legal_actions(state.current_player())) < 2:
+        state.apply_action(
+            sample_chance(state, rng)
+            if state.is_chance_node()
+            else state.legal_actions(state.current_player())[0]
+        )
+    return SeatWindow(state, state.current_player())
+
+
+@pytest.mark.parametrize(
+    ("name", "anchor", "scale"),
+    [
+        ("anchor_10", 0.10, 1),
+        ("anchor_05", 0.05, 1),
+        ("iterations_3x", "game", 3),
+        ("iterations_3x_anchor_10", 0.10, 3),
+    ],
+)
+def test_a_variant_changes_only_its_setting(
+    variants: ModuleType, name: str, anchor: float | str, scale: int
+) -> None:
+    record, variant = hard_unclocked(), getattr(variants, name)()
+    assert (variant.anchor, variant.scale) == (anchor, scale)
+    for field in ("seconds", "cutoff", "exploration", "iterations"):
+        assert getattr(variant, field) == getattr(record, field)
+    # Searching, it scales the game's own count (horus: the default 1000).
+    variant.choose(_first_choice("horus", 3), random.Random(5))
+    assert variant.last.iterations == scale * 1000
+
+
+def test_at_the_games_own_anchor_a_variant_decides_as_the_record(variants: ModuleType) -> None:
+    # Anchored at horus's own margin, the variant is hard-unclocked itself: the same move
+    # from the same seed, search for search.
+    game_anchor = load_game("horus", players=2).search_anchor
+    for seed in range(3):
+        window = _first_choice("horus", seed)
+        record, variant = hard_unclocked(), variants._anchored(game_anchor, "same")
+        assert record.choose(window, random.Random(seed)) == variant.choose(
+            window, random.Random(seed)
+        )
+        assert record.last.root_visits == variant.last.root_visits
+
+
+def test_the_harness_seats_a_variant_by_module_and_function(variants: ModuleType) -> None:
+    seated = contender("hard_variants:anchor_10")
+    assert seated.name == "hard_variants:anchor_10"
+    assert seated.factory().anchor == 0.10
