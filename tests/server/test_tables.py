@@ -267,6 +267,13 @@ def test_record_and_replay_of_a_finished_table(server: Server, tmp_path: Path) -
             over = states[step].is_terminal()
             assert replay["acting_seats"] == ([] if over else list(states[step].acting_seats()))
             assert replay["winners"] == (final["winners"] if over else [])
+            # A spectator's link plays no seat, whichever view it asks.
+            assert replay["yours"] is None
+    # A seat's own token is told its seat (the page's "you") when it asks another's view.
+    for seat in (None, 1):
+        query = "?step=7" + ("" if seat is None else f"&seat={seat}")
+        mine = server.get(f"/api/tables/{table_id}/replay{query}", token).json()
+        assert (mine["seat"], mine["yours"]) == (seat, 0)
     # Turns begin where a seat decides after another did; the deal opens the match.
     actors = [
         None if states[i].current_player() < 0 else states[i].current_player()

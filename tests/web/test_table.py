@@ -112,6 +112,10 @@ def test_two_people_and_a_bot_play_luxor2001_to_the_end(
         expect(bo.get_by_test_id("score-0")).to_have_text("0")
         for other in (1, 2):
             expect(bo.get_by_test_id(f"score-{other}")).to_have_text("?")
+        # Seen by seat 0, "you" is still Bo, seat 1: her panel is marked, Ann's is not.
+        expect(bo.get_by_test_id("panel-1").locator(".you")).to_be_visible()
+        expect(bo.get_by_test_id("panel-0").locator(".you")).to_have_count(0)
+        bo.screenshot(path=str(shots / "luxor2001-replay-seen-by-another.png"))
         # By turn: the deal (many chance outcomes) is the opening turn, taken in one step.
         turn = bo.get_by_test_id("turn")
         expect(turn).to_contain_text("Turn 1 of")

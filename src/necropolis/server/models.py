@@ -324,6 +324,9 @@ class Replay(BaseModel):
     winners: list[int] = Field(default_factory=list)
     #: The match's figures per seat (``State.statistics``), at its last step; else empty.
     statistics: list[Statistic] = Field(default_factory=list)
+    #: The seat the asking token plays (None: a spectator's): the person the page calls
+    #: "you", whichever seat's view ``seat`` shows.
+    yours: int | None = None
 
 
 class ErrorDetail(BaseModel):

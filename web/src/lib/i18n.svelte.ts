@@ -148,14 +148,25 @@ export interface Reader {
   viewer: number | null;
   names?: (string | null)[];
   english?: Record<string, string>;
+  /**
+   * The seat the texts call "you", where it is not the viewer's: a replay shows any seat's
+   * view to the person of one seat (null: a spectator). The viewer's seat when left out.
+   */
+  you?: number | null;
+}
+
+/** The seat the reader's texts call "you" (null: none, a spectator). */
+export function yourSeat(reader: Reader): number | null {
+  return reader.you === undefined ? reader.viewer : reader.you;
 }
 
 export function seatLabel(seat: number | null, reader: Reader, lang: Lang = locale.lang): string {
-  if (seat !== null && seat !== reader.viewer) {
+  const you = yourSeat(reader);
+  if (seat !== null && seat !== you) {
     const name = reader.names?.[seat];
     if (name) return name;
   }
-  return defaultSeatLabel(seat, reader.viewer, lang);
+  return defaultSeatLabel(seat, you, lang);
 }
 
 function gameCatalog(game: string, lang: Lang): Catalog | undefined {

@@ -505,6 +505,7 @@ export interface Replay {
   acting_seats?: number[];
   winners?: number[];
   statistics?: Statistic[];
+  yours?: number | null;
 }
 /**
  * One seat's score: its parts add up to ``total``.

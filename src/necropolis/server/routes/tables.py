@@ -199,7 +199,7 @@ async def replay(
     seat: Annotated[int | None, Query(ge=0)] = None,
     authorization: Annotated[str | None, Header()] = None,
 ) -> Replay:
-    live, _token = await authorised(request, table_id, authorization)
+    live, _token, yours = await authorised_seat(request, table_id, authorization)
     _finished(live)
     actions = [a for _, a in live.actions]
     if step > len(actions):
@@ -207,7 +207,9 @@ async def replay(
     if seat is not None and seat >= live.game.num_players:
         raise ApiError(404, "no_such_seat", f"This table has no seat {seat}.")
     actors = [who for who, _ in live.actions]
-    return await asyncio.to_thread(filter.replay, live.game, actions, step, seat, actors)
+    shown = await asyncio.to_thread(filter.replay, live.game, actions, step, seat, actors)
+    shown.yours = yours
+    return shown
 
 
 async def _creators_seat(
