@@ -192,7 +192,11 @@ def test_runs_on_duplicate_deals_give_rows_of_their_own(tmp_path: Path) -> None:
     oracle = _duplicate(["oracle", "heuristic"], [True] * 1200)
     short = _duplicate(["hard-10x", "heuristic"], [True] * 40)
     elsewhere = _duplicate(["hard-10x", "heuristic"], [True] * 40, bank=4)
-    for name, run in (("h", hard), ("o", oracle), ("s", short), ("e", elsewhere)):
+    # A screened variant loses what hard loses, and one more match of every eight.
+    variant = _duplicate(
+        ["hard-anchor-0.1", "heuristic"], [i % 8 not in (3, 4, 7) for i in range(400)]
+    )
+    for name, run in (("h", hard), ("o", oracle), ("s", short), ("e", elsewhere), ("v", variant)):
         run.write(tmp_path / f"{name}.jsonl")
     bands = [[0.0, 0.5], [0.5, 1.0]]
     (tmp_path / "cal.json").write_text(
@@ -217,6 +221,7 @@ def test_runs_on_duplicate_deals_give_rows_of_their_own(tmp_path: Path) -> None:
             },
             "calibration": [{"file": "cal.json"}],
             "training": [{"file": "train.json"}],
+            "screens": [{"file": "v.jsonl", "note": "anchored at 0.1"}],
         }
     }
     (tmp_path / "runs.json").write_text(json.dumps(runs))
@@ -235,6 +240,14 @@ def test_runs_on_duplicate_deals_give_rows_of_their_own(tmp_path: Path) -> None:
     few, other_bank = luxor["headroom"]["hard_10x_vs_heuristic_2p"]
     assert few["target_met"] is False and few["planned_matches"] == 40
     assert few["paired_with_hard"]["deals"] == 20 and "paired_with_hard" not in other_bank
+    (screen,) = luxor["screens"]
+    assert (screen["bot"], screen["matches"], screen["note"]) == (
+        "hard-anchor-0.1",
+        400,
+        "anchored at 0.1",
+    )
+    assert screen["paired_with_hard"]["deals"] == 200
+    assert screen["paired_with_hard"]["difference"] == -0.125
     (reliability,) = luxor["calibration"]
     assert reliability["target_met"] is True
     (record,) = luxor["training"]
