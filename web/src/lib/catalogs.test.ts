@@ -95,6 +95,14 @@ describe("say", () => {
     expect(say({ kind: "wait_for", params: { acting_seat: 1 } }, unnamed, "nl")).toBe("Wachten op Speler 2");
     expect(say({ kind: "wait_for", params: { acting_seat: 1 } }, unnamed, "it")).toBe("In attesa di Giocatore 2");
   });
+  it("calls the reader's own seat you when it views another's (a replay)", () => {
+    const replaying = { ...reader, viewer: 2, you: 0 };
+    expect(say({ kind: "took", seat: 2, params: { count: 1 } }, replaying, "en")).toBe("Bo took 1 scarab");
+    expect(say({ kind: "wait_for", params: { acting_seat: 0 } }, replaying, "en")).toBe("Waiting for you");
+    // A spectator's link plays no seat: nobody is you, whichever view it shows.
+    const watching = { ...reader, viewer: 1, you: null, names: ["Ann", "Cy", "Bo"] };
+    expect(say({ kind: "wait_for", params: { acting_seat: 1 } }, watching, "en")).toBe("Waiting for Cy");
+  });
   it("falls back to the server's English text in another language", () => {
     expect(say({ kind: "took", params: { seat: 2, count: 3 }, text: "Player 3 took 3 scarabs" }, reader, "nl")).toBe("Player 3 took 3 scarabs");
   });
