@@ -18,20 +18,14 @@ from necropolis.analysis.headroom import HardSearch
 from necropolis.engine.driver import Player
 
 
-def _anchored(margin: float, name: str, scale: float = 1) -> Player:
-    search = HardSearch(scale, name)
-    search.anchor = margin
-    return search
-
-
 def anchor_10() -> Player:
     """Anchored at ten points of win share, wherever the game sets its own anchor."""
-    return _anchored(0.10, "hard-anchor-0.1")
+    return HardSearch(1, "hard-anchor-0.1", anchor=0.10)
 
 
 def anchor_05() -> Player:
     """Anchored at five points of win share."""
-    return _anchored(0.05, "hard-anchor-0.05")
+    return HardSearch(1, "hard-anchor-0.05", anchor=0.05)
 
 
 def iterations_3x() -> Player:
@@ -41,4 +35,4 @@ def iterations_3x() -> Player:
 
 def iterations_3x_anchor_10() -> Player:
     """Three times the iterations, anchored at ten points."""
-    return _anchored(0.10, "hard-3x-anchor-0.1", scale=3)
+    return HardSearch(3, "hard-3x-anchor-0.1", anchor=0.10)

@@ -10,7 +10,7 @@ from types import ModuleType
 import pytest
 
 from necropolis.analysis.duel import contender
-from necropolis.analysis.headroom import hard_unclocked
+from necropolis.analysis.headroom import HardSearch, hard_unclocked
 from necropolis.engine import SeatWindow
 from necropolis.engine.protocol import sample_chance
 from necropolis.games import load_game
@@ -55,13 +55,13 @@ def test_a_variant_changes_only_its_setting(
     assert variant.last.iterations == scale * 1000
 
 
-def test_at_the_games_own_anchor_a_variant_decides_as_the_record(variants: ModuleType) -> None:
+def test_at_the_games_own_anchor_a_variant_decides_as_the_record() -> None:
     # Anchored at horus's own margin, the variant is hard-unclocked itself: the same move
     # from the same seed, search for search.
     game_anchor = load_game("horus", players=2).search_anchor
     for seed in range(3):
         window = _first_choice("horus", seed)
-        record, variant = hard_unclocked(), variants._anchored(game_anchor, "same")
+        record, variant = hard_unclocked(), HardSearch(1, "same", anchor=game_anchor)
         assert record.choose(window, random.Random(seed)) == variant.choose(
             window, random.Random(seed)
         )

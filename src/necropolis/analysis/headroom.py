@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from typing import Literal
 
 from necropolis.bots.ismcts import ISMCTSBot
 from necropolis.bots.levels import HARD_CUTOFF, HARD_EXPLORATION, HARD_ITERATIONS
@@ -30,15 +31,21 @@ from necropolis.engine.seat import SeatWindow
 
 
 class HardSearch(ISMCTSBot):
-    """Hard's search with ``scale`` times its iterations and no clock."""
+    """Hard's search with ``scale`` times its iterations and no clock (anchored as the
+    game says, unless a research variant names another ``anchor``)."""
 
-    def __init__(self, scale: float = 1, name: str = "hard-unclocked") -> None:
+    def __init__(
+        self,
+        scale: float = 1,
+        name: str = "hard-unclocked",
+        anchor: float | Literal["game"] = "game",
+    ) -> None:
         super().__init__(
             iterations=HARD_ITERATIONS,
             seconds=None,
             exploration=HARD_EXPLORATION,
             cutoff=HARD_CUTOFF,
-            anchor="game",
+            anchor=anchor,
             name=name,
         )
         self.scale = scale
