@@ -1,19 +1,31 @@
 """The research contenders: hard's search without its clock (and with ten times its
 iterations) decides from the seat's view alone; the oracle, and only it, is told the
-hidden state; none of them can be seated at a table."""
+hidden state; the clairvoyant is told the coming draws as well, by the harness alone;
+none of them can be seated at a table."""
 
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
 import pytest
 
 import necropolis
-from necropolis.analysis.headroom import RESEARCH, HardSearch, OracleBot, _ToldWindow
+from necropolis.analysis.duel import Contender, DuplicateChance, play_deal
+from necropolis.analysis.headroom import (
+    RESEARCH,
+    ClairvoyantBot,
+    HardSearch,
+    OracleBot,
+    _ToldWindow,
+)
 from necropolis.bots import BOTS
 from necropolis.bots.levels import HARD_ITERATIONS
 from necropolis.engine import SeatWindow
+from necropolis.engine.protocol import State
+from necropolis.games import load_game
 from tests.bots.test_bots_on_games import SharedDrawWindow, decision_points
+from tests.engine.toy import REDRAW, HighCardState
 
 
 def _decisions(
@@ -69,4 +81,71 @@ def test_the_research_contenders_are_no_bots_of_the_tables() -> None:
         assert isinstance(bot, HardSearch) and bot.seconds is None, f"{name} has no clock"
     assert made["hard-unclocked"].scale == 1 and made["hard-10x"].scale == 10
     assert isinstance(made["oracle"], OracleBot) and made["oracle"].scale == 1
+    assert not isinstance(made["oracle"], ClairvoyantBot)
+    assert isinstance(made["clairvoyant"], ClairvoyantBot) and made["clairvoyant"].scale == 1
     assert not isinstance(made["hard-10x"], OracleBot)
+    told = [name for name, bot in made.items() if callable(getattr(bot, "foresee", None))]
+    assert told == ["clairvoyant"], "only the clairvoyant is handed the deal's draws"
+
+
+def _dealt(deal: int) -> tuple[State, DuplicateChance]:
+    """A two-seat high card deal at its first decision, dealt by the deal's own chance."""
+    state = load_game("highcard", players=2).new_initial_state()
+    chance = DuplicateChance(5, deal)
+    while state.is_chance_node():
+        state.apply_action(chance(state))
+    return state, chance
+
+
+class _Watching(ClairvoyantBot):
+    """The clairvoyant, noting each card its search draws, with how many seats had
+    decided (1: seat 0's redraw)."""
+
+    def __init__(self) -> None:
+        super().__init__(scale=0.2)
+        self.drawn: list[tuple[int, int]] = []
+
+    def _future(self) -> Callable[[State], int] | None:
+        future = super()._future()
+        assert future is not None, "told its deal"
+
+        def draw(world: State) -> int:
+            outcome = future(world)
+            assert isinstance(world, HighCardState)
+            self.drawn.append((world.decided, outcome))
+            return outcome
+
+        return draw
+
+
+def test_the_clairvoyant_searches_the_draws_the_match_will_deal(toy_registry: object) -> None:
+    for deal in range(8):
+        state, chance = _dealt(deal)
+        after = state.clone()
+        after.apply_action(REDRAW)
+        # What the match would deal next, drawn from a twin, leaving the match's streams
+        # where they stand.
+        coming = chance.copy()(after)
+        bot = _Watching()
+        bot.foresee(chance)
+        bot.search(_ToldWindow(state, 0), random.Random(7), iterations=200)
+        redraws = [card for decided, card in bot.drawn if decided == 1]
+        assert redraws and set(redraws) == {coming}, f"deal {deal}"
+        assert chance(after) == coming, "the search drew on twins, not on the match"
+
+
+def test_the_harness_tells_the_clairvoyant_its_deal_and_no_other_player(
+    toy_registry: object,
+) -> None:
+    told: list[DuplicateChance] = []
+
+    class Listening(ClairvoyantBot):
+        def foresee(self, chance: DuplicateChance) -> None:
+            told.append(chance)
+            super().foresee(chance)
+
+    lineup = (Contender("clairvoyant", lambda: Listening(0.05)), Contender("hard", HardSearch))
+    first = play_deal("highcard", {"players": 2}, lineup, 2, 4, 0)
+    again = play_deal("highcard", {"players": 2}, lineup, 2, 4, 0)
+    assert len(told) == 2 and told[0] is not told[1], "one chance a match, told once"
+    assert first == again, "a clairvoyant's match replays from its deal"

@@ -14,6 +14,7 @@ from necropolis.analysis.headroom import HardSearch, hard_unclocked
 from necropolis.engine import SeatWindow
 from necropolis.engine.protocol import sample_chance
 from necropolis.games import load_game
+from tests.bots.test_bots_on_games import decision_points
 from tests.scripts import RESEARCH, load_script
 
 
@@ -72,3 +73,19 @@ def test_the_harness_seats_a_variant_by_module_and_function(variants: ModuleType
     seated = contender("hard_variants:anchor_10")
     assert seated.name == "hard_variants:anchor_10"
     assert seated.factory().anchor == 0.10
+
+
+@pytest.mark.parametrize("game_id", ["horus", "luxor"])
+def test_the_strategy_alone_plays_the_move_hard_is_anchored_to(
+    variants: ModuleType, game_id: str
+) -> None:
+    bot = variants.strategy_alone()
+    apart = 0  # positions where the levels' strategy and the heuristic disagree
+    for state in decision_points(game_id, 2, 80):
+        window = SeatWindow(state, state.current_player())
+        policy, heuristic = window.game.level_policy(), window.game.heuristic_policy()
+        assert policy is not None and heuristic is not None
+        move = bot.choose(window, random.Random(8))
+        assert move == policy(window, random.Random(8))
+        apart += move != heuristic(window, random.Random(8))
+    assert apart, "some of the positions tell the strategy from the heuristic"

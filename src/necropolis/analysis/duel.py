@@ -86,6 +86,17 @@ class DuplicateChance:
         # sample_chance is the inverse of the distribution: one number, outcomes in order.
         return sample_chance(state, stream)
 
+    def copy(self) -> DuplicateChance:
+        """A twin that goes on from where this one stands: given the same chance nodes,
+        it draws the outcomes this one would draw next (what the clairvoyant is told)."""
+        twin = DuplicateChance.__new__(DuplicateChance)
+        twin._key = self._key
+        twin._streams = {}
+        for kind, stream in self._streams.items():
+            twin._streams[kind] = copied = random.Random()
+            copied.setstate(stream.getstate())
+        return twin
+
 
 def deal_seed(bank: int, deal: int) -> int:
     """The seed of deal ``deal`` of bank ``bank``: the bots' generators come from it (the
@@ -220,10 +231,17 @@ def play_deal(
     """Play deal ``deal`` of bank ``bank`` in seating ``seating`` of ``lineup``."""
     game = load_game(game_id, **options)
     seated = seatings(lineup)[seating]
-    players = [_Clocked(c.factory()) for c in seated]
-    final, record = play_match(
-        game, players, seed=deal_seed(bank, deal), chance=DuplicateChance(bank, deal)
-    )
+    chance = DuplicateChance(bank, deal)
+    bots = [c.factory() for c in seated]
+    for bot in bots:
+        # The one way a player learns the deal's coming draws: the research oracle that
+        # is told them (headroom's ClairvoyantBot) asks for the match's chance. No level
+        # and no other contender has a ``foresee``.
+        foresee = getattr(bot, "foresee", None)
+        if callable(foresee):
+            foresee(chance)
+    players = [_Clocked(bot) for bot in bots]
+    final, record = play_match(game, players, seed=deal_seed(bank, deal), chance=chance)
     return DuelMatch(
         deal,
         seating,

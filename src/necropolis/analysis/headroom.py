@@ -15,19 +15,30 @@ strength``) plays them.
   the engine draws every die and card at its own chance node, so a state holds no future
   outcome, and the search samples those as always. Against the heuristic on the same
   deals as hard, it shows what knowing the hidden things is worth to this search.
+- ``clairvoyant``: **a research oracle that cheats more**: the oracle told also the coming
+  draws. The strength harness plays every chance node of a deal from streams of its own
+  (:class:`~necropolis.analysis.duel.DuplicateChance`) and hands this bot, and only it,
+  a twin of them at each decision, so every iteration of its search meets the dice and
+  cards the match itself would deal along that line of play. It still does not know the
+  other seats' moves. What it wins against the heuristic bounds what any search of this
+  kind could win by judging chance better; it needs the harness (elsewhere it plays as
+  the oracle).
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from necropolis.bots.ismcts import ISMCTSBot
 from necropolis.bots.levels import HARD_CUTOFF, HARD_EXPLORATION, HARD_ITERATIONS
 from necropolis.engine.driver import Player
 from necropolis.engine.protocol import State
 from necropolis.engine.seat import SeatWindow
+
+if TYPE_CHECKING:
+    from necropolis.analysis.duel import DuplicateChance
 
 
 class HardSearch(ISMCTSBot):
@@ -79,6 +90,23 @@ class OracleBot(HardSearch):
         return super().choose(told, rng)
 
 
+class ClairvoyantBot(OracleBot):
+    """A research oracle told the hidden state and the coming draws (see the module)."""
+
+    def __init__(self, scale: float = 1, name: str = "clairvoyant") -> None:
+        super().__init__(scale, name)
+        self._chance: DuplicateChance | None = None
+
+    def foresee(self, chance: DuplicateChance) -> None:
+        """Be told the match's chance: the harness calls this before the match starts."""
+        self._chance = chance
+
+    def _future(self) -> Callable[[State], int] | None:
+        # A twin per iteration, taken where the match's own streams stand now: every line
+        # the search plays draws what the match would draw on that line.
+        return None if self._chance is None else self._chance.copy()
+
+
 def hard_unclocked() -> Player:
     return HardSearch(1, "hard-unclocked")
 
@@ -91,9 +119,14 @@ def oracle() -> Player:
     return OracleBot(1, "oracle")
 
 
+def clairvoyant() -> Player:
+    return ClairvoyantBot(1, "clairvoyant")
+
+
 #: The research contenders by name, for :func:`necropolis.analysis.duel.contender`.
 RESEARCH: dict[str, Callable[[], Player]] = {
     "hard-unclocked": hard_unclocked,
     "hard-10x": hard_10x,
     "oracle": oracle,
+    "clairvoyant": clairvoyant,
 }

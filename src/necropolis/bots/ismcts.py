@@ -46,10 +46,11 @@ from __future__ import annotations
 import math
 import random
 import time
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Literal
 
 from necropolis.engine.driver import sample_chance
-from necropolis.engine.protocol import CHANCE, TERMINAL
+from necropolis.engine.protocol import CHANCE, TERMINAL, State
 from necropolis.engine.seat import SeatWindow
 
 if TYPE_CHECKING:
@@ -219,6 +220,7 @@ class ISMCTSBot:
             if done and time.perf_counter() >= deadline:
                 break
             world = window.resample(rng)
+            future = self._future()
             node = root
             path.clear()
             path.append(root)
@@ -228,7 +230,7 @@ class ISMCTSBot:
                 if player == TERMINAL:
                     break
                 if player == CHANCE:
-                    outcome = sample_chance(world, rng)
+                    outcome = sample_chance(world, rng) if future is None else future(world)
                     ckey: int | str = world.describe_action(outcome, seat)
                     world.apply_legal_action(outcome)
                     child = node.children.get(ckey)
@@ -269,15 +271,19 @@ class ISMCTSBot:
                 path.append(node)
             # Rollout with the game's default policy, then back up every seat's return
             # (or, past the cutoff, the game's estimate of them).
-            if cutoff is None:
+            if future is not None:
+                self._foreseen_rollout(world, rng, future, cutoff)
+            elif cutoff is None:
                 while not world.is_terminal():
                     world.apply_legal_action(world.rollout_action(rng))
-                returns = world.returns()
             else:
                 steps = 0
                 while steps < cutoff and not world.is_terminal():
                     world.apply_legal_action(world.rollout_action(rng))
                     steps += 1
+            if cutoff is None:
+                returns = world.returns()
+            else:
                 returns = (
                     judge.leaf_returns(world, seat)
                     if judge is not None
@@ -293,3 +299,23 @@ class ISMCTSBot:
         stats.seconds = time.perf_counter() - start
         self.last = stats
         return root
+
+    def _future(self) -> Callable[[State], int] | None:
+        """The chance of one iteration: None, so that every chance node is sampled by its
+        probabilities, as a fair search must. Only a research oracle that is told the
+        coming draws (:class:`necropolis.analysis.headroom.ClairvoyantBot`) returns the
+        match's own draws here."""
+        return None
+
+    @staticmethod
+    def _foreseen_rollout(
+        world: State, rng: random.Random, future: Callable[[State], int], cutoff: int | None
+    ) -> None:
+        """A rollout whose chance nodes take ``future``'s outcomes (the oracle's)."""
+        steps = 0
+        while (cutoff is None or steps < cutoff) and not world.is_terminal():
+            if world.is_chance_node():
+                world.apply_legal_action(future(world))
+            else:
+                world.apply_legal_action(world.rollout_action(rng))
+            steps += 1
