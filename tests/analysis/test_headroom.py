@@ -128,7 +128,7 @@ def test_the_clairvoyant_searches_the_draws_the_match_will_deal(toy_registry: ob
         coming = chance.copy()(after)
         bot = _Watching()
         bot.foresee(chance)
-        bot.search(_ToldWindow(state, 0), random.Random(7), iterations=200)
+        bot.choose(SeatWindow(state, 0), random.Random(7))
         redraws = [card for decided, card in bot.drawn if decided == 1]
         assert redraws and set(redraws) == {coming}, f"deal {deal}"
         assert chance(after) == coming, "the search drew on twins, not on the match"

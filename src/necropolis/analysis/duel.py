@@ -72,29 +72,38 @@ class DuplicateChance:
     Python hashes the same way on every machine and in every process.
     """
 
-    __slots__ = ("_key", "_streams")
+    __slots__ = ("_key", "_saved", "_streams")
 
     def __init__(self, bank: int, deal: int) -> None:
         self._key = f"{FORMAT}: bank {bank}, deal {deal}"
         self._streams: dict[str, random.Random] = {}
+        #: Where a twin's streams stand, by kind, until the twin first draws from them.
+        self._saved: dict[str, tuple[Any, ...]] = {}
 
     def __call__(self, state: State) -> int:
         kind = state.chance_kind()
         stream = self._streams.get(kind)
         if stream is None:
             stream = self._streams[kind] = random.Random(f"{self._key}, {kind}")
+            saved = self._saved.get(kind)
+            if saved is not None:
+                stream.setstate(saved)
         # sample_chance is the inverse of the distribution: one number, outcomes in order.
         return sample_chance(state, stream)
 
     def copy(self) -> DuplicateChance:
         """A twin that goes on from where this one stands: given the same chance nodes,
-        it draws the outcomes this one would draw next (what the clairvoyant is told)."""
+        it draws the outcomes this one would draw next (what the clairvoyant is told).
+        A twin of a twin that has not drawn costs next to nothing: the streams' states
+        are shared and made into streams only when drawn from."""
         twin = DuplicateChance.__new__(DuplicateChance)
         twin._key = self._key
         twin._streams = {}
-        for kind, stream in self._streams.items():
-            twin._streams[kind] = copied = random.Random()
-            copied.setstate(stream.getstate())
+        twin._saved = self._saved
+        if self._streams:
+            twin._saved = dict(self._saved)
+            for kind, stream in self._streams.items():
+                twin._saved[kind] = stream.getstate()
         return twin
 
 

@@ -96,15 +96,20 @@ class ClairvoyantBot(OracleBot):
     def __init__(self, scale: float = 1, name: str = "clairvoyant") -> None:
         super().__init__(scale, name)
         self._chance: DuplicateChance | None = None
+        self._now: DuplicateChance | None = None
 
     def foresee(self, chance: DuplicateChance) -> None:
         """Be told the match's chance: the harness calls this before the match starts."""
         self._chance = chance
 
+    def choose(self, window: SeatWindow, rng: random.Random) -> int:
+        # Where the match's own streams stand now; each iteration draws on a twin of it,
+        # so every line the search plays meets what the match would deal on that line.
+        self._now = None if self._chance is None else self._chance.copy()
+        return super().choose(window, rng)
+
     def _future(self) -> Callable[[State], int] | None:
-        # A twin per iteration, taken where the match's own streams stand now: every line
-        # the search plays draws what the match would draw on that line.
-        return None if self._chance is None else self._chance.copy()
+        return None if self._now is None else self._now.copy()
 
 
 def hard_unclocked() -> Player:
