@@ -52,6 +52,7 @@ from necropolis.bots.judgement import (
     LearnedEvaluator,
     Network,
     model_bot,
+    recalibration,
 )
 from necropolis.engine.driver import Player, player_rngs
 from necropolis.engine.protocol import CHANCE, Features, Game, sample_chance
@@ -356,6 +357,41 @@ def calibration(predicted: Array, observed: Array, bins: int = 10) -> list[dict[
             }
         )
     return rows
+
+
+def band_intervals(
+    predicted: Array,
+    observed: Array,
+    match: NDArrayI,
+    matches: int,
+    bins: int = 10,
+    seed: int = 0,
+    draws: int = 2000,
+) -> list[tuple[float, float]]:
+    """Each band's 95% interval of the share won, from resampling whole matches
+    (``match[i]`` is the match of position ``i``): positions of one match share its
+    outcome, so they are not independent evidence."""
+    which = np.minimum((predicted * bins).astype(int), bins - 1)
+    # Per match and band: the positions and the wins there.
+    counts = np.zeros((matches, bins))
+    wins = np.zeros((matches, bins))
+    np.add.at(counts, (match, which), 1.0)
+    np.add.at(wins, (match, which), observed)
+    rng = np.random.default_rng(seed)
+    # How often each match is drawn in each resample, and so each band's positions and wins.
+    times = rng.multinomial(matches, np.full(matches, 1.0 / matches), size=draws).astype(float)
+    total = times @ counts
+    won = times @ wins
+    share = np.divide(won, total, out=np.full_like(won, np.nan), where=total > 0)
+    out = []
+    for b in range(bins):
+        column = share[:, b][~np.isnan(share[:, b])]
+        if len(column) == 0:
+            out.append((0.0, 0.0))
+            continue
+        lo, hi = np.quantile(column, [0.025, 0.975])
+        out.append((float(lo), float(hi)))
+    return out
 
 
 def calibration_error(rows: list[dict[str, float]]) -> float:
@@ -809,6 +845,8 @@ def reliability(
     player: str = "heuristic",
     players: int = 2,
     worlds: int = 1,
+    every: int = 1,
+    recalibrated: bool = True,
 ) -> dict[str, Any]:
     """How well a judgement's chances come true: the model's beside the game's
     hand-written estimate, or (``network`` None) the estimate's alone; the estimate is
@@ -816,7 +854,13 @@ def reliability(
     ``matches`` matches of ``player`` in every seat (positions of sound play, which the
     analysis and hard's search judge), every seat's view at every real decision judged,
     each seat's predicted chance to win binned against whether it won (a match nobody won
-    counts as lost, as the chance is of winning).
+    counts as lost, as the chance is of winning). The estimate is recalibrated where
+    the game ships a map, unless ``recalibrated`` is False. With ``every`` above one, only every
+    ``every``-th real decision of a match is judged, so that more matches fit the time.
+
+    A match's positions all share its outcome, so a band's share won varies with the
+    matches far more than its count of positions says: each band's ``observed_ci95`` is a
+    95% interval from resampling whole matches (2,000 times, seeded).
 
     Returned in the form ``docs/strength/summary.json`` copies: the bands, the mean
     prediction, the share observed and the positions in each band, and the Brier score
@@ -825,11 +869,14 @@ def reliability(
     ``{"judge": "estimate"}``).
     """
     game = load_game(game_id, players=players)
-    estimate = EstimateEvaluator(game, worlds=worlds)
+    estimate = EstimateEvaluator(game, worlds=worlds, recalibrated=recalibrated)
     judge: Evaluator = estimate if network is None else LearnedEvaluator(game, network)
+    if every < 1:
+        raise ValueError("every is 1 or more: every decision, or every so many")
     predicted: list[float] = []
     guessed: list[float] = []
     observed: list[float] = []
+    which: list[int] = []
     for i in range(matches):
         lineup = [make_bot(player) for _ in range(players)]
         seed_i = match_seed(seed, i)
@@ -837,13 +884,16 @@ def reliability(
         rngs = player_rngs(seed_i, players)
         state = game.new_initial_state()
         rows: list[tuple[float, float, int]] = []
+        decisions = 0
         while not state.is_terminal():
             mover = state.current_player()
             if mover == CHANCE:
                 state.apply_legal_action(sample_chance(state, chance))
                 continue
             window = SeatWindow(state, mover)
-            if len(window.legal_actions()) > 1:
+            real = len(window.legal_actions()) > 1
+            decisions += real
+            if real and (decisions - 1) % every == 0:
                 windows = [SeatWindow(state, q) for q in range(players)]
                 learned = judge.judge(windows).chances
                 hand = learned if judge is estimate else estimate.judge(windows).chances
@@ -854,11 +904,14 @@ def reliability(
             predicted.append(mine)
             guessed.append(theirs)
             observed.append(returns[q])
+            which.append(i)
     won = np.array(observed)
     table = calibration(np.array(predicted), won, BANDS)
     other = calibration(np.array(guessed), won, BANDS)
+    spread = band_intervals(np.array(predicted), won, np.array(which), matches, BANDS, seed)
+    mapped = recalibrated and recalibration(game) is not None
     judged = (
-        {"judge": "estimate", "worlds": worlds}
+        {"judge": "recalibrated estimate" if mapped else "estimate", "worlds": worlds}
         if network is None
         else {k: network.meta.get(k) for k in ("generation", "matches", "seed", "command")}
     )
@@ -869,9 +922,11 @@ def reliability(
         "positions_of": f"{player} in every seat",
         "matches": matches,
         "seed": seed,
+        "every": every,
         "bands": [[round(r["low"], 2), round(r["high"], 2)] for r in table],
         "predicted": [round(r["predicted"], 4) for r in table],
         "observed": [round(r["observed"], 4) for r in table],
+        "observed_ci95": [[round(lo, 4), round(hi, 4)] for lo, hi in spread],
         "positions": [int(r["positions"]) for r in table],
         "error": round(calibration_error(table), 4),
         "brier": round(float(((np.array(predicted) - won) ** 2).mean()), 4),
@@ -931,6 +986,24 @@ def plot_reliability(data: dict[str, Any], path: Path) -> None:
     )
     for p, o, n in shown:
         ax.annotate(f"{n}", (p, o), textcoords="offset points", xytext=(4, -10), fontsize=7)
+    spread = data.get("observed_ci95")
+    if spread:  # the bands' intervals over whole matches
+        kept = [
+            (p, o, lo, hi)
+            for p, o, n, (lo, hi) in zip(
+                data["predicted"], data["observed"], data["positions"], spread, strict=True
+            )
+            if n
+        ]
+        ax.errorbar(
+            [p for p, _, _, _ in kept],
+            [o for _, o, _, _ in kept],
+            yerr=[[o - lo for _, o, lo, _ in kept], [hi - o for _, o, _, hi in kept]],
+            fmt="none",
+            ecolor="C0",
+            capsize=3,
+            linewidth=1,
+        )
     hand = data.get("estimate")
     if hand:
         pairs = [

@@ -207,9 +207,91 @@ class LearnedEvaluator(Evaluator):
         return Judgement(chances, nobody, margins * self.features.margin_scale)
 
 
+#: The file name of a game's recalibration of its estimate for ``players`` seats.
+RECALIBRATION_FILE = "calibration-{players}p.json"
+#: Chances are mapped in logit space, clipped this far from 0 and 1.
+_EDGE = 1e-4
+
+
+def _logit(p: Array) -> Array:
+    q = np.clip(p, _EDGE, 1.0 - _EDGE)
+    return np.asarray(np.log(q / (1.0 - q)), dtype=np.float64)
+
+
+@dataclass(frozen=True)
+class Recalibration:
+    """A monotone map of a seat's estimated chance to the chance that comes true.
+
+    The hand-written estimates are fitted on whole states, and a softmax of a few facts
+    is too sure of itself in some bands and too shy in others (``docs/strength.md``,
+    "Calibration"). A seat's chance from its view is the estimate's mean over worlds
+    drawn from the view, and the map takes that mean (not a single world's estimate,
+    whose noise from what the seat cannot see a map would learn to doubt) to the share
+    that comes true. It is piecewise linear in logit space through ``knots`` (logits of
+    the mean) and ``values`` (logits of the share won), flat beyond the ends, fitted on
+    positions of sound play (:mod:`necropolis.analysis.recalibration`). It serves the
+    judgement people see (the analysis, hints, the evaluator); hard's search backs up
+    the estimate of single worlds, so its moves do not change with it.
+    """
+
+    knots: tuple[float, ...]
+    values: tuple[float, ...]
+    meta: dict[str, Any] = field(default_factory=dict, compare=False)
+
+    def __post_init__(self) -> None:
+        if len(self.knots) < 2 or len(self.knots) != len(self.values):
+            raise ValueError("a recalibration needs two or more knots, each with its value")
+        if any(b <= a for a, b in itertools.pairwise(self.knots)):
+            raise ValueError("a recalibration's knots must rise")
+        if any(b < a for a, b in itertools.pairwise(self.values)):
+            raise ValueError("a recalibration must not lower a better chance")
+
+    def map(self, chances: Array) -> Array:
+        """Each chance mapped, element by element."""
+        mapped = np.interp(_logit(np.asarray(chances, dtype=np.float64)), self.knots, self.values)
+        return np.asarray(1.0 / (1.0 + np.exp(-mapped)), dtype=np.float64)
+
+    def apply(self, returns: Sequence[float]) -> list[float]:
+        """A position's estimated chances (one a seat), each recalibrated as the map was
+        fitted, seat by seat; scaled down only where they would add up to more than one.
+        (Scaling them to add up to what they did would undo the map where it matters: a
+        seat far ahead, once nobody-wins is out of the question, is where the estimate
+        is shy.)"""
+        mapped = self.map(np.asarray(returns, dtype=np.float64))
+        total = float(mapped.sum())
+        if total > 1.0:
+            mapped /= total
+        return [float(x) for x in mapped]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"knots": list(self.knots), "values": list(self.values), "meta": self.meta}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Recalibration:
+        return cls(
+            tuple(float(x) for x in data["knots"]),
+            tuple(float(x) for x in data["values"]),
+            dict(data.get("meta", {})),
+        )
+
+
+@cache
+def recalibration(game: Game) -> Recalibration | None:
+    """The recalibration the game ships for its player count, or None."""
+    package = type(game).__module__
+    if not package.startswith("necropolis.games."):
+        return None
+    package = ".".join(package.split(".")[:3])
+    page = resources.files(package) / RECALIBRATION_FILE.format(players=game.num_players)
+    if not page.is_file():
+        return None
+    return Recalibration.from_json(json.loads(page.read_text()))
+
+
 class EstimateEvaluator(Evaluator):
-    """The game's hand-written estimate (:meth:`State.estimate_returns`) of a world drawn
-    from the seat's window, for a game or player count with no learned model.
+    """The game's hand-written estimate (:meth:`State.estimate_returns`) of worlds drawn
+    from the seat's window, their mean recalibrated where the game ships a
+    :class:`Recalibration`, for a game or player count with no learned model.
 
     Each window is judged in ``worlds`` worlds drawn by a generator seeded with ``seed``
     afresh for every window, so the same position is always judged the same. The margin
@@ -219,25 +301,35 @@ class EstimateEvaluator(Evaluator):
 
     description = "hand-written estimate"
 
-    def __init__(self, game: Game, worlds: int = 1, seed: int = 0) -> None:
+    def __init__(
+        self, game: Game, worlds: int = 1, seed: int = 0, recalibrated: bool = True
+    ) -> None:
         super().__init__(game)
         if worlds < 1:
             raise ValueError("the estimate needs at least one world")
         self.worlds = worlds
         self.seed = seed
+        #: Whether the game's recalibration (where it ships one) maps the mean; False
+        #: gives the raw estimate, to measure what the map changes.
+        self.recalibrated = recalibrated
 
     def judge(self, windows: Sequence[SeatWindow]) -> Judgement:
         n = self.game.num_players
         k = len(windows)
         chances = np.zeros((k, n))
         margins = np.zeros(k)
+        mapping = recalibration(self.game) if self.recalibrated else None
         for i, window in enumerate(windows):
             rng = random.Random(self.seed)
+            finished = True
             for _ in range(self.worlds):
                 world = window.resample(rng)
+                finished = finished and world.is_terminal()
                 chances[i] += world.estimate_returns()
                 margins[i] += _margin(world, window.seat)
-        chances /= self.worlds
+            chances[i] /= self.worlds
+            if mapping is not None and not finished:
+                chances[i] = mapping.apply(chances[i])
         margins /= self.worlds
         return Judgement(chances, np.clip(1.0 - chances.sum(axis=1), 0.0, 1.0), margins)
 

@@ -9,7 +9,8 @@ takes a stopped run up again (or extends it to more deals) from that file. Given
 earlier run on the same bank (``--against-previous``), it also prints the paired
 difference between the two candidates, deal by deal. ``strength report FILE`` prints the
 figures of a run's file (finished or not) again. ``strength calibration GAME`` measures how
-well a judgement's chances come true (the game's estimate, or a model's beside it).
+well a judgement's chances come true (the game's estimate, or a model's beside it), and
+``strength recalibrate GAME`` fits the map that makes the estimate's come true.
 
 Long runs belong at low priority (``--nice 19``, or ``nice -n 19 necropolis …``): the
 workers inherit it.
@@ -17,9 +18,11 @@ workers inherit it.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import shlex
+import sys
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -186,6 +189,16 @@ def calibration(
             "--worlds", min=1, help="worlds drawn from each view, the estimate their mean"
         ),
     ] = 1,
+    every: Annotated[
+        int,
+        typer.Option(
+            "--every", min=1, help="judge every N-th decision of a match (more matches, same time)"
+        ),
+    ] = 1,
+    raw: Annotated[
+        bool,
+        typer.Option("--raw", help="the estimate without the game's recalibration"),
+    ] = False,
     out: Annotated[
         Path | None,
         typer.Option("--out", help="the table's file (JSON; its plot beside it, as .png)"),
@@ -216,21 +229,112 @@ def calibration(
     words += ["--matches", str(matches), "--seed", str(seed)]
     if worlds != 1:
         words += ["--worlds", str(worlds)]
+    if every != 1:
+        words += ["--every", str(every)]
+    if raw:
+        words += ["--raw"]
     words += ["--out", str(path)]
     if niceness:
         os.nice(niceness)
-    table = reliability(game.id, network, matches, seed, players=players, worlds=worlds)
+    table = reliability(
+        game.id,
+        network,
+        matches,
+        seed,
+        players=players,
+        worlds=worlds,
+        every=every,
+        recalibrated=not raw,
+    )
     table["command"] = shlex.join(words)
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps(table, indent=1) + "\n")
     plot_reliability(table, path.with_suffix(".png"))
-    grid = Table("predicted", "observed", "positions", title=f"{game.id}: {table['model']}")
-    for p, o, n in zip(table["predicted"], table["observed"], table["positions"], strict=True):
-        grid.add_row(f"{p:.3f}", f"{o:.3f}", str(n))
+    grid = Table(
+        "predicted",
+        "observed",
+        "95% over matches",
+        "positions",
+        title=f"{game.id}: {table['model']}",
+    )
+    for p, o, (lo, hi), n in zip(
+        table["predicted"],
+        table["observed"],
+        table["observed_ci95"],
+        table["positions"],
+        strict=True,
+    ):
+        grid.add_row(f"{p:.3f}", f"{o:.3f}", f"{lo:.3f}–{hi:.3f}", str(n))
     console.print(grid)
     console.print(
         f"wrote {path} and its plot: off by {table['error']:.3f} on "
         f"{sum(table['positions'])} positions, Brier {table['brier']:.4f}"
+    )
+
+
+@strength_app.command("recalibrate")
+def recalibrate(
+    game_id: Annotated[str, typer.Argument(metavar="GAME", help=GAME_HELP)],
+    players: Annotated[int, typer.Option("--players", "-p", help="seats")] = 2,
+    matches: Annotated[
+        int, typer.Option("--matches", "-n", min=1, help="matches of the heuristic played")
+    ] = 4000,
+    seed: Annotated[
+        int, typer.Option("--seed", help="the matches' seed (apart from calibration's)")
+    ] = 11,
+    worlds: Annotated[
+        int, typer.Option("--worlds", min=1, help="worlds drawn from each view")
+    ] = 16,
+    every: Annotated[
+        int, typer.Option("--every", min=1, help="judge every N-th decision of a match")
+    ] = 4,
+    out: Annotated[
+        Path | None,
+        typer.Option("--out", help="the map's file (default: where the game ships it)"),
+    ] = None,
+    niceness: Annotated[int, typer.Option("--nice", min=0, max=19, help="run this much nicer")] = 0,
+) -> None:
+    """Fit the map from the game's estimate (its mean over a view's worlds) to the share
+    that comes true, on matches of the heuristic, and write it where the game ships it:
+    the analysis, hints and the evaluator then show recalibrated chances (hard's search
+    is unchanged). Measure it afterwards with ``strength calibration`` on other seeds."""
+    from necropolis.analysis.recalibration import collect, fit
+    from necropolis.bots.judgement import RECALIBRATION_FILE
+
+    game = open_game(game_id, {"players": players})
+    path = out or (
+        Path(sys.modules[type(game).__module__].__file__ or ".").parent
+        / RECALIBRATION_FILE.format(players=players)
+    )
+    words = ["necropolis", "strength", "recalibrate", game.id, "--players", str(players)]
+    words += ["--matches", str(matches), "--seed", str(seed), "--worlds", str(worlds)]
+    words += ["--every", str(every)]
+    if out is not None:
+        words += ["--out", str(out)]
+    if niceness:
+        os.nice(niceness)
+    judged = collect(game.id, matches, seed, players=players, worlds=worlds, every=every)
+    try:
+        mapping = fit(judged)
+    except ValueError as error:
+        raise fail(str(error)) from None
+    meta = {
+        "game": game.id,
+        "players": players,
+        "positions_of": "heuristic in every seat",
+        "matches": matches,
+        "seed": seed,
+        "worlds": worlds,
+        "every": every,
+        "positions": int(judged.won.shape[0]),
+        "command": shlex.join(words),
+    }
+    path.parent.mkdir(parents=True, exist_ok=True)
+    mapping = dataclasses.replace(mapping, meta=meta)
+    path.write_text(json.dumps(mapping.to_json(), indent=1) + "\n")
+    console.print(
+        f"wrote {path}: {len(mapping.knots)} knots fitted on {meta['positions']} views of "
+        f"{matches} matches"
     )
 
 

@@ -94,7 +94,7 @@ def _leaves(worlds: Sequence[State], seat: int, depth: Depth, judge: Judge, tag:
     the judge. World ``k`` plays with the same generator wherever the moment ``tag``
     weighs it (common random numbers)."""
     if depth.rollout == 0 and not any(w.acting_seats() == (seat,) for w in worlds):
-        return sum(judge.chances(worlds, seat)) / len(worlds)
+        return judge.mean(worlds, seat)
     ends: list[State] = []
     for k, world in enumerate(worlds):
         rng = _rng(depth, tag + "/play", k)
@@ -108,7 +108,7 @@ def _leaves(worlds: Sequence[State], seat: int, depth: Depth, judge: Judge, tag:
             end.apply_legal_action(end.rollout_action(rng))
             steps += 1
         ends.append(end)
-    return sum(judge.chances(ends, seat)) / len(ends)
+    return judge.mean(ends, seat)
 
 
 def position_chance(

@@ -18,7 +18,12 @@ from typing import Protocol
 
 import numpy as np
 
-from necropolis.bots.judgement import LearnedEvaluator, encode_views, evaluator
+from necropolis.bots.judgement import (
+    LearnedEvaluator,
+    encode_views,
+    evaluator,
+    recalibration,
+)
 from necropolis.engine.protocol import Game, State
 
 
@@ -36,14 +41,34 @@ class Judge(Protocol):
 
     def chances(self, worlds: Sequence[State], seat: int) -> list[float]: ...
 
+    def mean(self, worlds: Sequence[State], seat: int) -> float:
+        """The seat's chance judged over ``worlds``, all drawn from one window (or each
+        a few actions on from one): their chances' mean, recalibrated where the judge
+        knows its mean to need it."""
+        ...
+
 
 class EstimateJudge:
-    """The game's own estimate of the returns (a finished world: its true returns)."""
+    """The game's own estimate of the returns (a finished world: its true returns), the
+    mean over a window's worlds recalibrated where the game ships a map
+    (:class:`~necropolis.bots.judgement.Recalibration`)."""
 
     name = "estimate"
 
     def chances(self, worlds: Sequence[State], seat: int) -> list[float]:
         return [world.estimate_returns()[seat] for world in worlds]
+
+    def mean(self, worlds: Sequence[State], seat: int) -> float:
+        mapping = recalibration(worlds[0].game) if worlds else None
+        if mapping is None:
+            return _mean(self.chances(worlds, seat))
+        # Finished worlds count their true returns; only the estimate is recalibrated.
+        done = [w.returns()[seat] for w in worlds if w.is_terminal()]
+        going = [w.estimate_returns()[seat] for w in worlds if not w.is_terminal()]
+        total = sum(done)
+        if going:
+            total += len(going) * float(mapping.map(np.array([_mean(going)]))[0])
+        return total / len(worlds)
 
 
 class LearnedJudge:
@@ -70,6 +95,13 @@ class LearnedJudge:
             for i, chance in zip(pending, np.asarray(probs[:, 0]), strict=True):
                 out[i] = float(chance)
         return out
+
+    def mean(self, worlds: Sequence[State], seat: int) -> float:
+        return _mean(self.chances(worlds, seat))
+
+
+def _mean(values: Sequence[float]) -> float:
+    return sum(values) / len(values)
 
 
 def judge_for(game: Game) -> Judge:

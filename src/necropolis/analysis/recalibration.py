@@ -1,0 +1,129 @@
+"""Fitting a game's recalibration: the map from its estimate's chances to what comes true.
+
+A game whose hand-written estimate is too sure of itself in some bands of chance and too
+shy in others (``docs/strength.md``, "Calibration") ships a
+:class:`~necropolis.bots.judgement.Recalibration` beside its rules
+(``games/<id>/calibration-<N>p.json``), which the judgement people see (the analysis of
+finished matches, hints, the evaluator) applies to every world's estimate. This module
+makes one: the heuristic plays itself (positions of sound play, the ones the analysis
+judges), every seat's view at every real decision is judged by the raw estimate in a few
+worlds drawn from it, and the chances are binned by their logit against whether the seat
+won; the bins' shares, made monotone by isotonic regression, are the map's values. The
+matches are seeded apart from those :func:`necropolis.analysis.training.reliability`
+measures the result on, so the measurement is held out.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+import numpy as np
+from numpy.typing import NDArray
+
+from necropolis.analysis.batch import match_seed
+from necropolis.bots import make_bot
+from necropolis.bots.judgement import Recalibration
+from necropolis.engine.driver import player_rngs, sample_chance
+from necropolis.engine.protocol import CHANCE
+from necropolis.engine.seat import SeatWindow
+from necropolis.games import load_game
+
+Array = NDArray[np.float64]
+
+#: Bins of estimated chance (equal counts of judged worlds) that the map is fitted on.
+BINS = 24
+
+
+@dataclass
+class Judged:
+    """Every judged seat view of some matches: ``raw[i, k]`` is the raw estimate of the
+    seat's chance in the k-th world drawn from its view, ``won[i]`` its return."""
+
+    raw: Array
+    won: Array
+    matches: int
+
+
+def collect(
+    game_id: str,
+    matches: int,
+    seed: int,
+    players: int = 2,
+    worlds: int = 16,
+    every: int = 1,
+) -> Judged:
+    """Judge every seat's view at every ``every``-th real decision of ``matches`` matches
+    of the heuristic in every seat (match ``i`` from ``match_seed(seed, i)``), each in
+    ``worlds`` worlds drawn from the view, by the raw estimate."""
+    if every < 1:
+        raise ValueError("every is 1 or more: every decision, or every so many")
+    game = load_game(game_id, players=players)
+    raw: list[list[float]] = []
+    won: list[float] = []
+    for i in range(matches):
+        lineup = [make_bot("heuristic") for _ in range(players)]
+        seed_i = match_seed(seed, i)
+        chance = random.Random(seed_i)
+        draw = random.Random(seed_i + 1)
+        rngs = player_rngs(seed_i, players)
+        state = game.new_initial_state()
+        rows: list[tuple[list[float], int]] = []
+        decisions = 0
+        while not state.is_terminal():
+            mover = state.current_player()
+            if mover == CHANCE:
+                state.apply_legal_action(sample_chance(state, chance))
+                continue
+            window = SeatWindow(state, mover)
+            real = len(window.legal_actions()) > 1
+            decisions += real
+            if real and (decisions - 1) % every == 0:
+                for q in range(players):
+                    view = SeatWindow(state, q)
+                    row = [view.resample(draw).estimate_returns()[q] for _ in range(worlds)]
+                    rows.append((row, q))
+            state.apply_action(lineup[mover].choose(window, rngs[mover]))
+        returns = state.returns()
+        for row, q in rows:
+            raw.append(row)
+            won.append(returns[q])
+    return Judged(np.array(raw, dtype=np.float64), np.array(won, dtype=np.float64), matches)
+
+
+def fit(judged: Judged, bins: int = BINS) -> Recalibration:
+    """The monotone map from a view's chance (the raw estimate's mean over its worlds) to
+    the share its seat won: the views in ``bins`` bins of equal count by that chance's
+    logit, each bin's share won, made monotone by isotonic regression (weighed by the
+    views in each bin), as knots at the bins' mean logits."""
+    # scipy is a research dependency: only fitting needs it.
+    from scipy.optimize import isotonic_regression  # type: ignore[import-untyped]
+
+    edge = 1e-4
+    p = np.clip(judged.raw.mean(axis=1), edge, 1.0 - edge)
+    x = np.log(p / (1.0 - p))
+    order = np.argsort(x, kind="stable")
+    x, y = x[order], judged.won[order]
+    groups = [g for g in np.array_split(np.arange(len(x)), bins) if len(g)]
+    centres = np.array([x[g].mean() for g in groups])
+    shares = np.array([y[g].mean() for g in groups])
+    weights = np.array([float(len(g)) for g in groups])
+    monotone = isotonic_regression(shares, weights=weights, increasing=True).x
+    # A bin's share is never taken as surer than half a view from its end.
+    low = 0.5 / weights
+    share = np.clip(monotone, low, 1.0 - low)
+    values = np.log(share / (1.0 - share))
+    # Bins whose mean logits coincide (a chance the estimate gives often) become one knot.
+    knots: list[float] = []
+    mapped: list[float] = []
+    for centre, value in zip(centres, values, strict=True):
+        if knots and centre <= knots[-1] + 1e-9:
+            mapped[-1] = max(mapped[-1], float(value))
+            continue
+        knots.append(float(centre))
+        mapped.append(float(value))
+    if len(knots) < 2:
+        raise ValueError("the estimate gave one chance to every position: nothing to map")
+    for i in range(1, len(mapped)):  # clipping must not make the map fall
+        mapped[i] = max(mapped[i], mapped[i - 1])
+    return Recalibration(tuple(knots), tuple(mapped))

@@ -1,0 +1,213 @@
+"""The recalibration of a game's estimate: the map's rules, its fit, where it applies
+(the evaluator and the analysis's judge, never hard's search), and the reliability
+table's intervals over whole matches."""
+
+from __future__ import annotations
+
+import json
+import math
+import random
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+from typer.testing import CliRunner
+
+import necropolis
+from necropolis.analysis.explain.judge import EstimateJudge
+from necropolis.analysis.headroom import HardSearch
+from necropolis.analysis.recalibration import Judged, collect, fit
+from necropolis.analysis.training import band_intervals, calibration
+from necropolis.bots import judgement
+from necropolis.bots.judgement import EstimateEvaluator, Recalibration, recalibration
+from necropolis.cli.main import app
+from necropolis.engine import SeatWindow
+from necropolis.engine.protocol import State
+from necropolis.games import load_game
+from tests.bots.test_bots_on_games import decision_points
+
+
+def _sigmoid(x: Any) -> Any:
+    return 1.0 / (1.0 + np.exp(-x))
+
+
+def test_a_map_must_rise_and_keep_its_knots_in_order() -> None:
+    with pytest.raises(ValueError, match="two or more"):
+        Recalibration((0.0,), (0.0,))
+    with pytest.raises(ValueError, match="rise"):
+        Recalibration((0.0, 0.0), (0.0, 1.0))
+    with pytest.raises(ValueError, match="lower"):
+        Recalibration((0.0, 1.0), (1.0, 0.0))
+
+
+def test_the_map_is_monotone_and_the_identity_changes_nothing() -> None:
+    same = Recalibration((-6.0, 6.0), (-6.0, 6.0))
+    chances = np.linspace(0.01, 0.99, 99)
+    assert np.allclose(same.map(chances), chances)
+    shy = Recalibration((-4.0, 0.0, 4.0), (-2.0, 0.0, 2.0))
+    mapped = shy.map(chances)
+    assert np.all(np.diff(mapped) > 0)
+    assert shy.map(np.array([0.5]))[0] == pytest.approx(0.5)
+    assert shy.map(np.array([0.8]))[0] == pytest.approx(_sigmoid(0.5 * math.log(4.0)))
+
+
+def test_applied_to_a_position_each_seat_is_mapped_and_none_adds_past_one() -> None:
+    bold = Recalibration((-4.0, 4.0), (-8.0, 8.0))
+    # Seat by seat, as fitted: 0.7 and 0.3 become 0.845 and 0.155 (their logit doubled).
+    assert bold.apply([0.7, 0.3]) == pytest.approx([0.7**2 / 0.58, 0.3**2 / 0.58])
+    shy = Recalibration((-4.0, 4.0), (-2.0, 2.0))
+    left = shy.apply([0.1, 0.1])  # a chance that nobody wins is left as it comes out
+    assert left == pytest.approx([1 / 4, 1 / 4])
+    over = shy.apply([0.9, 0.9])  # never more than one in all
+    assert sum(over) == pytest.approx(1.0) and over[0] == pytest.approx(over[1])
+
+
+def test_the_fit_recovers_how_sure_an_estimate_should_have_been() -> None:
+    # An estimate too sure of itself: what comes true is its logit times 0.6.
+    rng = np.random.default_rng(3)
+    views = 60_000
+    logits = rng.normal(0.0, 1.5, views)
+    truth = _sigmoid(0.6 * logits)
+    raw = np.repeat(_sigmoid(logits)[:, None], 2, axis=1)
+    won = (rng.random(views) < truth).astype(float)
+    mapping = fit(Judged(raw, won, views))
+    for p in (0.2, 0.35, 0.65, 0.8):
+        expected = _sigmoid(0.6 * math.log(p / (1 - p)))
+        assert mapping.map(np.array([p]))[0] == pytest.approx(expected, abs=0.025)
+    # Fitted on what comes true, the map's bands do.
+    for row in calibration(mapping.map(raw.mean(axis=1)), won):
+        if row["positions"] >= 2000:
+            assert abs(row["observed"] - row["predicted"]) < 0.02
+
+
+def test_the_fit_reads_the_mean_of_a_views_worlds() -> None:
+    # Two worlds a view, one of them noise: the map is of the mean, not of each world.
+    raw = np.array([[0.9, 0.1], [0.1, 0.9], [0.8, 0.8], [0.2, 0.2]] * 50)
+    won = np.array([1.0, 0.0, 1.0, 0.0] * 50)
+    mapping = fit(Judged(raw, won, 200), bins=4)
+    low, middle, high = mapping.map(np.array([0.2, 0.5, 0.8]))
+    assert low < 0.05 and high > 0.95 and 0.0 < middle < 1.0
+
+
+def test_shipped_maps_say_how_they_were_made() -> None:
+    shipped = 0
+    for game_id in necropolis.games():
+        for players in (2, 3, 4):
+            game = load_game(game_id, players=players)
+            found = recalibration(game)
+            if found is None:
+                continue
+            shipped += 1
+            meta = found.meta
+            assert (meta["game"], meta["players"]) == (game_id, players)
+            assert meta["command"].startswith(f"necropolis strength recalibrate {game_id}")
+            # Fitted on seeds apart from those the calibration tables measure (5).
+            assert meta["seed"] != 5 and meta["matches"] >= 1000
+    assert shipped, "a game ships a recalibration"
+
+
+def _extreme(game: Any) -> Recalibration:
+    return Recalibration((-1.0, 1.0), (-9.0, 9.0))
+
+
+@pytest.fixture
+def extreme(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every game recalibrated by a map far too sure of itself."""
+    monkeypatch.setattr(judgement, "recalibration", _extreme)
+    monkeypatch.setattr("necropolis.analysis.explain.judge.recalibration", _extreme)
+
+
+@pytest.mark.parametrize("game_id", ["horus", "luxor2001"])
+def test_the_evaluator_recalibrates_the_mean_of_its_worlds(game_id: str, extreme: None) -> None:
+    for state in decision_points(game_id, 2, 6):
+        seat = state.current_player()
+        window = SeatWindow(state, seat)
+        evaluator = EstimateEvaluator(state.game, worlds=4, seed=2)
+        got = evaluator.judge([window]).chances[0]
+        rng = random.Random(2)
+        mean = np.mean([window.resample(rng).estimate_returns() for _ in range(4)], axis=0)
+        assert list(got) == pytest.approx(_extreme(None).apply(list(mean)))
+        raw = EstimateEvaluator(state.game, worlds=4, seed=2, recalibrated=False)
+        assert list(raw.judge([window]).chances[0]) == pytest.approx(list(mean))
+
+
+def test_the_analysis_recalibrates_the_mean_and_keeps_finished_worlds_true(
+    extreme: None,
+) -> None:
+    states = decision_points("luxor2001", 2, 3)
+    judge = EstimateJudge()
+    seat = states[0].current_player()
+    going = [s.clone() for s in states]
+    mean = float(np.mean([w.estimate_returns()[seat] for w in going]))
+    assert judge.mean(going, seat) == pytest.approx(_extreme(None).map(np.array([mean]))[0])
+    finished = _finish(states[0].clone())
+    both = [finished, *going]
+    expected = (finished.returns()[seat] + 3 * _extreme(None).map(np.array([mean]))[0]) / 4
+    assert judge.mean(both, seat) == pytest.approx(expected)
+
+
+def _finish(state: State) -> State:
+    rng = random.Random(0)
+    while not state.is_terminal():
+        state.apply_legal_action(state.rollout_action(rng))
+    return state
+
+
+def test_hards_search_backs_up_the_estimate_itself(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The map serves what people see; hard's moves must not move with it.
+    def visits() -> list[dict[int, int]]:
+        found = []
+        for state in decision_points("luxor2001", 2, 4):
+            bot = HardSearch(0.1)
+            bot.choose(SeatWindow(state, state.current_player()), random.Random(4))
+            found.append(dict(bot.last.root_visits))
+        return found
+
+    plain = visits()
+    monkeypatch.setattr(judgement, "recalibration", _extreme)
+    assert visits() == plain
+
+
+def test_collecting_judges_every_nth_decision_and_repeats_from_its_seed() -> None:
+    every = collect("luxor2001", 3, seed=8, worlds=2)
+    some = collect("luxor2001", 3, seed=8, worlds=2, every=3)
+    again = collect("luxor2001", 3, seed=8, worlds=2, every=3)
+    assert np.array_equal(some.raw, again.raw) and np.array_equal(some.won, again.won)
+    assert len(every.won) / 4 < len(some.won) < len(every.won) / 2
+    with pytest.raises(ValueError, match="every"):
+        collect("luxor2001", 1, seed=8, every=0)
+
+
+def test_a_bands_interval_counts_matches_not_positions() -> None:
+    # 40 matches of 50 positions each, all predicted 0.5: a match's positions share its
+    # outcome, so the band's share is as unsure as 40 coin flips, not 2,000.
+    rng = np.random.default_rng(1)
+    outcomes = rng.random(40) < 0.5
+    match = np.repeat(np.arange(40), 50)
+    won = outcomes[match].astype(float)
+    predicted = np.full(len(won), 0.55)
+    (lo, hi), *_ = [band for band in band_intervals(predicted, won, match, 40)[5:6]]
+    share = won.mean()
+    assert lo < share < hi
+    positions_only = 1.96 * math.sqrt(share * (1 - share) / len(won))
+    assert hi - lo > 4 * positions_only
+
+
+def test_the_command_writes_a_map_with_its_making(tmp_path: Path) -> None:
+    out = tmp_path / "map.json"
+    result = CliRunner().invoke(
+        app,
+        [
+            "strength", "recalibrate", "luxor2001", "--matches", "4", "--seed", "9",
+            "--worlds", "2", "--every", "2", "--out", str(out),
+        ],
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    data = json.loads(out.read_text())
+    made = Recalibration.from_json(data)
+    assert made.meta["matches"] == 4 and made.meta["seed"] == 9
+    assert made.meta["command"] == (
+        "necropolis strength recalibrate luxor2001 --players 2 --matches 4 --seed 9 "
+        f"--worlds 2 --every 2 --out {out}"
+    )
