@@ -1027,7 +1027,7 @@ def plot_reliability(data: dict[str, Any], path: Path) -> None:
         else f"generation {model.get('generation')}"
     )
     ax.set_title(
-        f"{data['game']}, {data['players']} players: {judged}, "
+        f"{data['game']}, {data['players']} players: {judged},\n"
         f"{data['matches']} matches, {data['positions_of']}",
         fontsize=9,
     )
