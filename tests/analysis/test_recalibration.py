@@ -50,6 +50,9 @@ def test_the_map_is_monotone_and_the_identity_changes_nothing() -> None:
     assert np.all(np.diff(mapped) > 0)
     assert shy.map(np.array([0.5]))[0] == pytest.approx(0.5)
     assert shy.map(np.array([0.8]))[0] == pytest.approx(_sigmoid(0.5 * math.log(4.0)))
+    # Past the last knot (logit 4) the map keeps the estimate's own steps: logit 6 -> 4.
+    assert shy.map(np.array([_sigmoid(6.0)]))[0] == pytest.approx(_sigmoid(4.0))
+    assert shy.map(np.array([_sigmoid(-6.0)]))[0] == pytest.approx(_sigmoid(-4.0))
 
 
 def test_applied_to_a_position_each_seat_is_mapped_and_none_adds_past_one() -> None:

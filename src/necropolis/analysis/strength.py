@@ -23,15 +23,16 @@ Runs on duplicate deals (:mod:`necropolis.analysis.duel`, a ``.jsonl`` file in t
 manifest) give rows of their own kind, held to the judgement issue's target instead: a
 score share of 70% or more (a match nobody won counting half) over 1,000 matches or
 more. The game's ``headroom`` section holds the research contenders' runs on the same
-bank (:mod:`necropolis.analysis.headroom`: hard told the hidden state, hard with ten times
-its iterations), each also paired deal by deal with the first hard row's run where they
-share a bank; so does its ``screens`` section, hard's variants with one setting changed
-(``research/hard_variants.py``) played on the record's deals to see what a setting would
-gain before any is made the level's. Two sections are filled by the learned evaluator's
-tools and only checked and copied here: ``calibration`` (per model, bands of predicted
-chance with the mean predicted, the share observed and the positions in each; a band
-with 1,000 positions or more must observe within 3 points of its prediction) and
-``training`` (the generations, the matches played, each gate's result).
+bank (:mod:`necropolis.analysis.headroom`: hard told the hidden state, told the coming
+draws as well, hard with ten times its iterations), each also paired deal by deal with
+the first hard row's run where they share a bank; so does its ``screens`` section,
+hard's variants with one setting changed (``research/hard_variants.py``) played on the
+record's deals to see what a setting would gain before any is made the level's. Two
+sections are filled by the learned evaluator's tools and only checked and copied here:
+``calibration`` (per model, bands of predicted chance with the mean predicted, the share
+observed and the positions in each; a band with 1,000 positions or more must observe
+within 3 points of its prediction) and ``training`` (the generations, the matches
+played, each gate's result).
 
 Each row of a bot against others also says by how many points it finished ahead of the
 best other seat, on average and with the spread of that margin from match to match

@@ -228,7 +228,7 @@ class Recalibration:
     drawn from the view, and the map takes that mean (not a single world's estimate,
     whose noise from what the seat cannot see a map would learn to doubt) to the share
     that comes true. It is piecewise linear in logit space through ``knots`` (logits of
-    the mean) and ``values`` (logits of the share won), flat beyond the ends, fitted on
+    the mean) and ``values`` (logits of the share won), at slope one beyond the ends, fitted on
     positions of sound play (:mod:`necropolis.analysis.recalibration`). It serves the
     judgement people see (the analysis, hints, the evaluator); hard's search backs up
     the estimate of single worlds, so its moves do not change with it.
@@ -248,7 +248,13 @@ class Recalibration:
 
     def map(self, chances: Array) -> Array:
         """Each chance mapped, element by element."""
-        mapped = np.interp(_logit(np.asarray(chances, dtype=np.float64)), self.knots, self.values)
+        x = _logit(np.asarray(chances, dtype=np.float64))
+        mapped = np.interp(x, self.knots, self.values)
+        # Beyond the end knots the map moves as the estimate does (slope one in logits):
+        # held flat, it gave every view surer than the last bin's mean that bin's share.
+        low, high = self.knots[0], self.knots[-1]
+        mapped = np.where(x > high, self.values[-1] + (x - high), mapped)
+        mapped = np.where(x < low, self.values[0] + (x - low), mapped)
         return np.asarray(1.0 / (1.0 + np.exp(-mapped)), dtype=np.float64)
 
     def apply(self, returns: Sequence[float]) -> list[float]:
