@@ -69,8 +69,18 @@ def test_the_calibration_of_a_game_s_estimate_and_of_a_model_beside_it(tmp_path:
     result = runner.invoke(app, args)
     assert result.exit_code == 0, result.output
     table = json.loads(out.read_text())
-    assert table["model"] == {"judge": "estimate", "worlds": 1} and "estimate" not in table
+    # luxor2001 ships a recalibration, so its estimate is judged through it unless --raw
+    assert table["model"] == {"judge": "recalibrated estimate", "worlds": 1}
+    assert "estimate" not in table
     assert table["command"].startswith("necropolis strength calibration luxor2001 --players 2")
+    raw = tmp_path / "raw.json"
+    result = runner.invoke(app, [*args[:-1], str(raw), "--raw"])
+    assert result.exit_code == 0, result.output
+    unmapped = json.loads(raw.read_text())
+    assert unmapped["model"] == {"judge": "estimate", "worlds": 1}
+    assert "--raw" in unmapped["command"]
+    assert sum(unmapped["positions"]) == sum(table["positions"])  # the same positions
+    assert unmapped["predicted"] != table["predicted"]
     assert sum(table["positions"]) > 0 and table["matches"] == 3
     # every position of both seats is judged once, its prediction inside its band
     for (low, high), p, n in zip(
