@@ -964,6 +964,10 @@ def training_record(record: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+def _worlds(count: int) -> str:
+    return "1 world" if count == 1 else f"{count} worlds"
+
+
 def plot_reliability(data: dict[str, Any], path: Path) -> None:
     """The reliability diagram of :func:`reliability`'s table, as a PNG."""
     import matplotlib
@@ -1022,7 +1026,7 @@ def plot_reliability(data: dict[str, Any], path: Path) -> None:
     ax.set_ylabel("share of those positions won")
     model = data["model"]
     judged = (
-        f"the {model['judge']} ({model.get('worlds', 1)} worlds a view)"
+        f"the {model['judge']} ({_worlds(model.get('worlds', 1))} a view)"
         if "judge" in model
         else f"generation {model.get('generation')}"
     )
