@@ -22,10 +22,9 @@ import numpy as np
 from numpy.typing import NDArray
 
 from necropolis.analysis.batch import match_seed
-from necropolis.bots import make_bot
+from necropolis.analysis.training import judged_matches
 from necropolis.bots.judgement import Recalibration
-from necropolis.engine.driver import player_rngs, sample_chance
-from necropolis.engine.protocol import CHANCE
+from necropolis.engine.protocol import State
 from necropolis.engine.seat import SeatWindow
 from necropolis.games import load_game
 
@@ -54,37 +53,25 @@ def collect(
     every: int = 1,
 ) -> Judged:
     """Judge every seat's view at every ``every``-th real decision of ``matches`` matches
-    of the heuristic in every seat (match ``i`` from ``match_seed(seed, i)``), each in
-    ``worlds`` worlds drawn from the view, by the raw estimate."""
-    if every < 1:
-        raise ValueError("every is 1 or more: every decision, or every so many")
+    of the heuristic in every seat (:func:`~necropolis.analysis.training.judged_matches`),
+    each in ``worlds`` worlds drawn from the view, by the raw estimate."""
     game = load_game(game_id, players=players)
     raw: list[list[float]] = []
     won: list[float] = []
-    for i in range(matches):
-        lineup = [make_bot("heuristic") for _ in range(players)]
-        seed_i = match_seed(seed, i)
-        chance = random.Random(seed_i)
-        draw = random.Random(seed_i + 1)
-        rngs = player_rngs(seed_i, players)
-        state = game.new_initial_state()
-        rows: list[tuple[list[float], int]] = []
-        decisions = 0
-        while not state.is_terminal():
-            mover = state.current_player()
-            if mover == CHANCE:
-                state.apply_legal_action(sample_chance(state, chance))
-                continue
-            window = SeatWindow(state, mover)
-            real = len(window.legal_actions()) > 1
-            decisions += real
-            if real and (decisions - 1) % every == 0:
-                for q in range(players):
-                    view = SeatWindow(state, q)
-                    row = [view.resample(draw).estimate_returns()[q] for _ in range(worlds)]
-                    rows.append((row, q))
-            state.apply_action(lineup[mover].choose(window, rngs[mover]))
-        returns = state.returns()
+    draws: dict[int, random.Random] = {}
+
+    def judged(i: int, state: State) -> list[tuple[list[float], int]]:
+        # The worlds' draws: a generator per match, apart from the match's own.
+        if i not in draws:
+            draws.clear()
+            draws[i] = random.Random(match_seed(seed, i) + 1)
+        draw = draws[i]
+        return [
+            ([SeatWindow(state, q).resample(draw).estimate_returns()[q] for _ in range(worlds)], q)
+            for q in range(players)
+        ]
+
+    for _, rows, returns in judged_matches(game, matches, seed, judged, every=every):
         for row, q in rows:
             raw.append(row)
             won.append(returns[q])

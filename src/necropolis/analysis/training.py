@@ -34,11 +34,11 @@ import json
 import math
 import random
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import asdict, dataclass, field, fields
 from functools import lru_cache, partial
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 
@@ -55,7 +55,7 @@ from necropolis.bots.judgement import (
     recalibration,
 )
 from necropolis.engine.driver import Player, player_rngs
-from necropolis.engine.protocol import CHANCE, Features, Game, sample_chance
+from necropolis.engine.protocol import CHANCE, Features, Game, State, sample_chance
 from necropolis.engine.seat import SeatWindow
 from necropolis.games import load_game
 
@@ -837,6 +837,47 @@ def estimate_one_ply() -> Player:
 BANDS = 10
 
 
+#: What a judge of :func:`judged_matches` says about one position.
+Said = TypeVar("Said")
+
+
+def judged_matches(
+    game: Game,
+    matches: int,
+    seed: int,
+    judge: Callable[[int, State], list[Said]],
+    player: str = "heuristic",
+    every: int = 1,
+) -> Iterator[tuple[int, list[Said], list[float]]]:
+    """Matches of ``player`` in every seat (match ``i`` from ``match_seed(seed, i)``, as
+    a tournament seeds it), with ``judge(i, state)`` asked at every ``every``-th real
+    decision: per match, its index, what the judge said (in order) and the returns.
+    These are the positions of sound play that calibration and recalibration read."""
+    if every < 1:
+        raise ValueError("every is 1 or more: every decision, or every so many")
+    players = game.num_players
+    for i in range(matches):
+        lineup = [make_bot(player) for _ in range(players)]
+        seed_i = match_seed(seed, i)
+        chance = random.Random(seed_i)
+        rngs = player_rngs(seed_i, players)
+        state = game.new_initial_state()
+        said: list[Said] = []
+        decisions = 0
+        while not state.is_terminal():
+            mover = state.current_player()
+            if mover == CHANCE:
+                state.apply_legal_action(sample_chance(state, chance))
+                continue
+            window = SeatWindow(state, mover)
+            real = len(window.legal_actions()) > 1
+            decisions += real
+            if real and (decisions - 1) % every == 0:
+                said.extend(judge(i, state))
+            state.apply_action(lineup[mover].choose(window, rngs[mover]))
+        yield i, said, state.returns()
+
+
 def reliability(
     game_id: str,
     network: Network | None,
@@ -871,35 +912,18 @@ def reliability(
     game = load_game(game_id, players=players)
     estimate = EstimateEvaluator(game, worlds=worlds, recalibrated=recalibrated)
     judge: Evaluator = estimate if network is None else LearnedEvaluator(game, network)
-    if every < 1:
-        raise ValueError("every is 1 or more: every decision, or every so many")
     predicted: list[float] = []
     guessed: list[float] = []
     observed: list[float] = []
     which: list[int] = []
-    for i in range(matches):
-        lineup = [make_bot(player) for _ in range(players)]
-        seed_i = match_seed(seed, i)
-        chance = random.Random(seed_i)
-        rngs = player_rngs(seed_i, players)
-        state = game.new_initial_state()
-        rows: list[tuple[float, float, int]] = []
-        decisions = 0
-        while not state.is_terminal():
-            mover = state.current_player()
-            if mover == CHANCE:
-                state.apply_legal_action(sample_chance(state, chance))
-                continue
-            window = SeatWindow(state, mover)
-            real = len(window.legal_actions()) > 1
-            decisions += real
-            if real and (decisions - 1) % every == 0:
-                windows = [SeatWindow(state, q) for q in range(players)]
-                learned = judge.judge(windows).chances
-                hand = learned if judge is estimate else estimate.judge(windows).chances
-                rows.extend((learned[q, q], hand[q, q], q) for q in range(players))
-            state.apply_action(lineup[mover].choose(window, rngs[mover]))
-        returns = state.returns()
+
+    def seats(_: int, state: State) -> list[tuple[float, float, int]]:
+        windows = [SeatWindow(state, q) for q in range(players)]
+        learned = judge.judge(windows).chances
+        hand = learned if judge is estimate else estimate.judge(windows).chances
+        return [(learned[q, q], hand[q, q], q) for q in range(players)]
+
+    for i, rows, returns in judged_matches(game, matches, seed, seats, player, every):
         for mine, theirs, q in rows:
             predicted.append(mine)
             guessed.append(theirs)
