@@ -29,6 +29,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
+from importlib.resources.abc import Traversable
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -281,17 +282,22 @@ class Recalibration:
         )
 
 
-@cache
-def recalibration(game: Game) -> Recalibration | None:
-    """The recalibration the game ships for its player count, or None."""
+def _shipped(game: Game, name: str) -> Traversable | None:
+    """The file ``name`` (a template of ``players``) in the game's package for its player
+    count, where the game ships one."""
     package = type(game).__module__
     if not package.startswith("necropolis.games."):
         return None
     package = ".".join(package.split(".")[:3])
-    page = resources.files(package) / RECALIBRATION_FILE.format(players=game.num_players)
-    if not page.is_file():
-        return None
-    return Recalibration.from_json(json.loads(page.read_text()))
+    page = resources.files(package) / name.format(players=game.num_players)
+    return page if page.is_file() else None
+
+
+@cache
+def recalibration(game: Game) -> Recalibration | None:
+    """The recalibration the game ships for its player count, or None."""
+    page = _shipped(game, RECALIBRATION_FILE)
+    return None if page is None else Recalibration.from_json(json.loads(page.read_text()))
 
 
 class EstimateEvaluator(Evaluator):
@@ -348,12 +354,8 @@ def _margin(state: State, seat: int) -> float:
 
 def shipped_model(game: Game) -> Network | None:
     """The model the game ships for its player count, or None."""
-    package = type(game).__module__
-    if not package.startswith("necropolis.games."):
-        return None
-    package = ".".join(package.split(".")[:3])
-    page = resources.files(package) / MODEL_FILE.format(players=game.num_players)
-    if not page.is_file():
+    page = _shipped(game, MODEL_FILE)
+    if page is None:
         return None
     with page.open("rb") as source:
         return Network.load(source)
