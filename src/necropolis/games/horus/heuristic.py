@@ -115,15 +115,6 @@ BACK_VALUE = {
 }
 BACK_GOD = {"sand": 0, "water": 1, "thoth": 2, "anubis": 3, "horus": 4}
 CHEST_VALUE = 3.5
-#: Points a wound costs (a card toward a slower level, for good if a mummy gave it).
-WOUND_COST = 1.5
-#: A search of the sand or the pond: a treasure or chest ten times in eighteen, less the
-#: scorpion or crocodile that comes the other times.
-SEARCH_WORTH = 1.8
-#: Waiting on an exit space: the largest share of sampled block orders that may shut the
-#: seat in before it can leave, and the chance of an idle round that counts one more block.
-WAIT_CUT_RISK = 0.0
-WAIT_IDLE_RISK = 0.1
 
 
 @dataclass(frozen=True)
@@ -159,6 +150,26 @@ class Tuning:
     #: Whether the seat heads for an exit now, whatever it could still raid: the other side
     #: of the question "stop here?" that ``research/screen_horus_exit.py`` plays out.
     head_out: bool = False
+    #: Points a wound costs (a card toward a slower level, for good if a mummy gave it).
+    wound_cost: float = 1.5
+    #: A search of the sand or the pond: a treasure or chest ten times in eighteen, less
+    #: the scorpion or crocodile that comes the other times.
+    search_worth: float = 1.8
+    #: Waiting on an exit space: the largest share of sampled block orders that may shut
+    #: the seat in before it can leave, and the chance of an idle round that counts one
+    #: more block.
+    wait_cut_risk: float = 0.0
+    wait_idle_risk: float = 0.1
+    #: The share of a round's expected actions that a walk out is counted to get (dice
+    #: spent elsewhere, mummies and blocks in the way).
+    walk_speed: float = 0.8
+    #: Points an idol's curse costs (a die lost for the rest of the game), and Horus's
+    #: idol more.
+    idol_curse: float = 2.5
+    #: How unsure a rival's load is once it is out (points; its hidden cards by their backs).
+    escaped_spread: float = 3.0
+    #: Steps within which a rival makes opening a sarcophagus with one action left unwise.
+    rival_reach: int = 4
 
 
 HEURISTIC = Tuning()
@@ -454,7 +465,7 @@ class _Me:
         # Each rival out or still inside: its load as seen, what it may add, how sure that
         # is; worked out once, as win_chance asks for every target of every plan.
         self.bars = [
-            (estimate_load(r), 0.0, 3.0, 0.0)
+            (estimate_load(r), 0.0, tuning.escaped_spread, 0.0)
             if r["status_id"] == ESCAPED
             else (
                 estimate_load(r),
@@ -473,7 +484,8 @@ class _Me:
         sq = rival["square"]
         if sq is None or sq < 0:
             return 0.0
-        rate = max(actions_per_round(_level(int(rival["card_count"])), 0), 0.5) * 0.8
+        rate = max(actions_per_round(_level(int(rival["card_count"])), 0), 0.5)
+        rate *= self.tuning.walk_speed
         rounds = math.ceil((self.exit_dist[sq] + 1) / rate) + self.tuning.rival_rounds
         return cut_risk(self.table[sq], rounds - 1)
 
@@ -487,7 +499,7 @@ class _Me:
         sq = self.square if square is None else square
         steps = self.exit_dist[sq] + 1  # the walk and the leave action
         left = steps - (self.actions if extra_rounds == 0 else 0)
-        rounds = 0 if left <= 0 else math.ceil(left / (0.8 * self.rate))
+        rounds = 0 if left <= 0 else math.ceil(left / (self.tuning.walk_speed * self.rate))
         return rounds + math.ceil(extra_rounds)
 
     def win_chance(self, value: float) -> float:
@@ -533,7 +545,7 @@ def _sarc_targets(me: _Me) -> dict[int, tuple[float, int, int]]:
 def _idol_worth(me: _Me, g: int) -> float:
     """An idol's points and variety, less its curse (a die lost for the rest of the game)."""
     worth = gain_of(me.cards, float(cp.IDOL_VALUE[g]), g)
-    return worth - 2.5 - (2.0 if g == cp.HORUS else 0.0)
+    return worth - me.tuning.idol_curse - (2.0 if g == cp.HORUS else 0.0)
 
 
 def _lock_odds(me: _Me, g: int, tries: int) -> float:
@@ -635,7 +647,7 @@ def _rounds(me: _Me, steps: int, cards: int | None = None) -> int:
     """Rounds, this one included, that ``steps`` actions take from now, at the level
     that ``cards`` in front give (default: the cards there now)."""
     count = me.count if cards is None else cards
-    rate = max(actions_per_round(_level(count), me.cursed), 0.5) * 0.8
+    rate = max(actions_per_round(_level(count), me.cursed), 0.5) * me.tuning.walk_speed
     if me.view["awaiting_id"] == D_WLL:  # this round's dice are still to come
         return max(1, math.ceil(steps / rate))
     left = steps - me.actions
@@ -667,7 +679,7 @@ def _plan(me: _Me) -> int:
             targets[sq] = tw
     if not targets and _search_worth(me):
         for sq in _search_squares(me):
-            targets[sq] = (SEARCH_WORTH, 1, 1)
+            targets[sq] = (me.tuning.search_worth, 1, 1)
     from_me = board_distances(me.fallen, (here,))
     best, best_u = -1, u_go
     for sq, (worth, work, cards) in targets.items():
@@ -678,7 +690,7 @@ def _plan(me: _Me) -> int:
         risk = me.feared(cut_risk(me.table[sq], rounds - 1))
         # a mummy standing there touches on arrival, one may walk in at the round's end
         stuck = reach + work >= me.actions  # no action left to step away this round
-        worth -= WOUND_COST * ((reach > 0 and sq in me.standing) + stuck * me.threat[sq])
+        worth -= me.tuning.wound_cost * ((reach > 0 and sq in me.standing) + stuck * me.threat[sq])
         stay = me.tuning.stay_cost ** (rounds - go_rounds)
         u = me.win_chance(me.value + worth) * (1.0 - risk) * stay
         u -= 1e-6 * reach  # the nearer of equal targets
@@ -747,7 +759,7 @@ def _turn(me: _Me, legal: list[int], rng: random.Random) -> int:
         return max(takes, key=lambda a: card_value(_sarc_card(me, a - A_TAKE)))
     opens = [a for a in legal if A_OPEN <= a < A_TAKE]
     if opens:
-        if me.actions >= 2 or not _rival_near(me, 4):
+        if me.actions >= 2 or not _rival_near(me, me.tuning.rival_reach):
             return opens[0]
         return A_DONE  # opened now, a rival would take it before our next turn
     picks = [a for a in legal if A_PICK <= a < A_REROLL]
@@ -767,8 +779,8 @@ def _worth_waiting(me: _Me) -> bool:
     block on the seat's square wounds it, and with one exit down the next may seal it.)"""
     if not any(r["status_id"] == INSIDE for r in me.rivals):
         return False
-    blocks = 1 + (_no_action_chance(me) > WAIT_IDLE_RISK)
-    return cut_risk(me.times, blocks) <= WAIT_CUT_RISK
+    blocks = 1 + (_no_action_chance(me) > me.tuning.wait_idle_risk)
+    return cut_risk(me.times, blocks) <= me.tuning.wait_cut_risk
 
 
 def _no_action_chance(me: _Me) -> float:

@@ -1,0 +1,66 @@
+"""research/screen_horus_tunings.py: the levels' tuning, played by the screen, replays the
+recorded strategy alone match for match (so a tuning's paired difference is its own), a
+changed tuning plays other matches on the same deals, and a field the strategy lacks is
+refused before anything is played."""
+
+from __future__ import annotations
+
+from functools import partial
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+from necropolis.analysis.duel import Contender, paired, play_lineup
+from necropolis.bots.levels import BlunderingBot
+from tests.scripts import RESEARCH, load_script
+
+
+@pytest.fixture(scope="module")
+def screen() -> ModuleType:
+    return load_script("screen_horus_tunings", RESEARCH)
+
+
+def _strategy_alone() -> BlunderingBot:
+    return BlunderingBot("level-strategy", lambda game: 0.0)
+
+
+def test_the_levels_tuning_replays_the_strategy_alone(screen: ModuleType) -> None:
+    levels = screen.parse_tuning("levels")
+    mine = play_lineup(
+        [Contender("tuned:levels", partial(screen.tuned, "tuned:levels", levels)), "heuristic"],
+        "horus",
+        4,
+        bank=1,
+    )
+    record = play_lineup(
+        [Contender("level-strategy", _strategy_alone), "heuristic"], "horus", 4, bank=1
+    )
+    assert [(m.returns, m.scores, m.actions) for m in mine.matches] == [
+        (m.returns, m.scores, m.actions) for m in record.matches
+    ]
+    assert paired(mine, record)["difference"] == 0.0
+
+
+def test_a_changed_tuning_plays_the_same_deals_otherwise(screen: ModuleType) -> None:
+    bold = screen.parse_tuning("risk_weight=0.2,stay_cost=0.999")
+    assert bold.risk_weight == 0.2 and not bold.rivals_shut_in  # over the levels' tuning
+    mine = play_lineup(
+        [Contender("tuned:bold", partial(screen.tuned, "tuned:bold", bold)), "heuristic"],
+        "horus",
+        4,
+        bank=1,
+    )
+    record = play_lineup(
+        [Contender("level-strategy", _strategy_alone), "heuristic"], "horus", 4, bank=1
+    )
+    assert [m.actions for m in mine.matches] != [m.actions for m in record.matches]
+
+
+def test_an_unknown_field_is_refused_before_play(
+    screen: ModuleType, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit):
+        screen.main(["--folder", str(tmp_path), "courage=3"])
+    assert "courage=3" in capsys.readouterr().err
+    assert not list(tmp_path.iterdir())
