@@ -84,6 +84,25 @@ def test_the_fit_recovers_how_sure_an_estimate_should_have_been() -> None:
             assert abs(row["observed"] - row["predicted"]) < 0.02
 
 
+def test_the_logistic_fit_recovers_a_slope_and_a_shift() -> None:
+    # An estimate too shy in both tails and a little low: what comes true is 1.3 times
+    # its logit, plus 0.2.
+    rng = np.random.default_rng(5)
+    views = 40_000
+    logits = rng.normal(0.0, 1.2, views)
+    won = (rng.random(views) < _sigmoid(1.3 * logits + 0.2)).astype(float)
+    raw = _sigmoid(logits)[:, None]
+    mapping = fit(Judged(raw, won, views), method="logistic")
+    assert len(mapping.knots) == 2
+    slope = (mapping.values[1] - mapping.values[0]) / (mapping.knots[1] - mapping.knots[0])
+    shift = mapping.values[0] - slope * mapping.knots[0]
+    assert slope == pytest.approx(1.3, abs=0.05) and shift == pytest.approx(0.2, abs=0.05)
+    # The knots span every chance seen, so the slope holds wherever the fit had views.
+    assert mapping.knots[0] <= logits.min() + 1e-6 and mapping.knots[1] >= logits.max() - 1e-6
+    with pytest.raises(ValueError, match="no recalibration method"):
+        fit(Judged(raw, won, views), method="isotonic-ish")
+
+
 def test_the_fit_reads_the_mean_of_a_views_worlds() -> None:
     # Two worlds a view, one of them noise: the map is of the mean, not of each world.
     raw = np.array([[0.9, 0.1], [0.1, 0.9], [0.8, 0.8], [0.2, 0.2]] * 50)
@@ -214,3 +233,8 @@ def test_the_command_writes_a_map_with_its_making(tmp_path: Path) -> None:
         "necropolis strength recalibrate luxor2001 --players 2 --matches 4 --seed 9 "
         f"--worlds 2 --every 2 --out {out}"
     )
+    assert made.meta["method"] == "monotone"
+    refused = CliRunner().invoke(
+        app, ["strength", "recalibrate", "luxor2001", "--matches", "4", "--method", "spline"]
+    )
+    assert refused.exit_code != 0 and "no recalibration method 'spline'" in refused.output

@@ -4,12 +4,15 @@ A game whose hand-written estimate is too sure of itself in some bands of chance
 shy in others (``docs/strength.md``, "Calibration") ships a
 :class:`~necropolis.bots.judgement.Recalibration` beside its rules
 (``games/<id>/calibration-<N>p.json``), which the judgement people see (the analysis of
-finished matches, hints, the evaluator) applies to every world's estimate. This module
+finished matches, hints, the evaluator) applies to a view's chance, the mean of its
+worlds' estimates. This module
 makes one: the heuristic plays itself (positions of sound play, the ones the analysis
 judges), every seat's view at every real decision is judged by the raw estimate in a few
 worlds drawn from it, and the chances are binned by their logit against whether the seat
-won; the bins' shares, made monotone by isotonic regression, are the map's values. The
-matches are seeded apart from those :func:`necropolis.analysis.training.reliability`
+won; the bins' shares, made monotone by isotonic regression, are the map's values (or, for
+an estimate that is too shy or too sure alike across its range, a slope and a shift in
+logits fitted by likelihood, which two numbers learn from fewer matches). The matches are
+seeded apart from those :func:`necropolis.analysis.training.reliability`
 measures the result on, so the measurement is held out.
 """
 
@@ -78,7 +81,56 @@ def collect(
     return Judged(np.array(raw, dtype=np.float64), np.array(won, dtype=np.float64), matches)
 
 
-def fit(judged: Judged, bins: int = BINS) -> Recalibration:
+#: The maps :func:`fit` makes: ``monotone`` (a share per bin, made monotone) follows any
+#: shape and needs many matches to be steady; ``logistic`` (a slope and a shift in
+#: logits, Platt's scaling) has two numbers to learn and suits an estimate that is too shy
+#: or too sure alike in both tails.
+METHODS = ("monotone", "logistic")
+
+
+def fit(judged: Judged, bins: int = BINS, method: str = "monotone") -> Recalibration:
+    """The map from a view's chance (the raw estimate's mean over its worlds) to the share
+    its seat won, by ``method`` (:data:`METHODS`)."""
+    if method == "logistic":
+        return fit_logistic(judged)
+    if method != "monotone":
+        raise ValueError(f"no recalibration method {method!r}: {', '.join(METHODS)}")
+    return fit_monotone(judged, bins)
+
+
+def _logits(judged: Judged) -> Array:
+    edge = 1e-4
+    p = np.clip(judged.raw.mean(axis=1), edge, 1.0 - edge)
+    return np.asarray(np.log(p / (1.0 - p)), dtype=np.float64)
+
+
+def fit_logistic(judged: Judged, steps: int = 50) -> Recalibration:
+    """The map ``logit(share) = slope * logit(chance) + shift`` that makes the views'
+    outcomes likeliest (Newton's method on the log-likelihood; a shared win counts its
+    share), as two knots at the ends of the chances seen: beyond them the map goes on at
+    slope one, as every map does."""
+    x = _logits(judged)
+    y = judged.won
+    if len(x) < 2 or float(x.max() - x.min()) < 1e-9:
+        raise ValueError("the estimate gave one chance to every position: nothing to map")
+    design = np.stack([x, np.ones_like(x)], axis=1)
+    theta = np.array([1.0, 0.0])
+    for _ in range(steps):
+        q = 1.0 / (1.0 + np.exp(-(design @ theta)))
+        gradient = design.T @ (y - q)
+        hessian = (design * (q * (1.0 - q))[:, None]).T @ design
+        step = np.linalg.solve(hessian + 1e-9 * np.eye(2), gradient)
+        theta = theta + step
+        if float(np.abs(step).max()) < 1e-10:
+            break
+    slope, shift = float(theta[0]), float(theta[1])
+    if slope <= 0:
+        raise ValueError("the estimate's chances do not rise with the share won: no map")
+    low, high = float(x.min()), float(x.max())
+    return Recalibration((low, high), (slope * low + shift, slope * high + shift))
+
+
+def fit_monotone(judged: Judged, bins: int = BINS) -> Recalibration:
     """The monotone map from a view's chance (the raw estimate's mean over its worlds) to
     the share its seat won: the views in ``bins`` bins of equal count by that chance's
     logit, each bin's share won, made monotone by isotonic regression (weighed by the
@@ -86,9 +138,7 @@ def fit(judged: Judged, bins: int = BINS) -> Recalibration:
     # scipy is a research dependency: only fitting needs it.
     from scipy.optimize import isotonic_regression  # type: ignore[import-untyped]
 
-    edge = 1e-4
-    p = np.clip(judged.raw.mean(axis=1), edge, 1.0 - edge)
-    x = np.log(p / (1.0 - p))
+    x = _logits(judged)
     order = np.argsort(x, kind="stable")
     x, y = x[order], judged.won[order]
     groups = [g for g in np.array_split(np.arange(len(x)), bins) if len(g)]

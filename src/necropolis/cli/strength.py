@@ -288,6 +288,13 @@ def recalibrate(
     every: Annotated[
         int, typer.Option("--every", min=1, help="judge every N-th decision of a match")
     ] = 4,
+    method: Annotated[
+        str,
+        typer.Option(
+            "--method",
+            help="monotone (a share per bin) or logistic (a slope and a shift in logits)",
+        ),
+    ] = "monotone",
     out: Annotated[
         Path | None,
         typer.Option("--out", help="the map's file (default: where the game ships it)"),
@@ -298,9 +305,11 @@ def recalibrate(
     that comes true, on matches of the heuristic, and write it where the game ships it:
     the analysis, hints and the evaluator then show recalibrated chances (hard's search
     is unchanged). Measure it afterwards with ``strength calibration`` on other seeds."""
-    from necropolis.analysis.recalibration import collect, fit
+    from necropolis.analysis.recalibration import METHODS, collect, fit
     from necropolis.bots.judgement import RECALIBRATION_FILE
 
+    if method not in METHODS:
+        raise fail(f"no recalibration method {method!r}: {', '.join(METHODS)}")
     game = open_game(game_id, {"players": players})
     path = out or (
         Path(sys.modules[type(game).__module__].__file__ or ".").parent
@@ -309,13 +318,15 @@ def recalibrate(
     words = ["necropolis", "strength", "recalibrate", game.id, "--players", str(players)]
     words += ["--matches", str(matches), "--seed", str(seed), "--worlds", str(worlds)]
     words += ["--every", str(every)]
+    if method != "monotone":
+        words += ["--method", method]
     if out is not None:
         words += ["--out", str(out)]
     if niceness:
         os.nice(niceness)
     judged = collect(game.id, matches, seed, players=players, worlds=worlds, every=every)
     try:
-        mapping = fit(judged)
+        mapping = fit(judged, method=method)
     except ValueError as error:
         raise fail(str(error)) from None
     meta = {
@@ -326,6 +337,7 @@ def recalibrate(
         "seed": seed,
         "worlds": worlds,
         "every": every,
+        "method": method,
         "positions": int(judged.won.shape[0]),
         "command": shlex.join(words),
     }
