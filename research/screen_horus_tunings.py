@@ -96,7 +96,9 @@ def main(argv: list[str]) -> int:
             args.workers,
             out=path,
             resume=path.exists(),
-            command=f"research/screen_horus_tunings.py --bank {args.bank} {text}",
+            command=(
+                f"research/screen_horus_tunings.py --deals {args.deals} --bank {args.bank} {text}"
+            ),
         )
         figure = run.figures()
         low, high = figure["ci95"]
