@@ -170,6 +170,9 @@ class Tuning:
     escaped_spread: float = 3.0
     #: Steps within which a rival makes opening a sarcophagus with one action left unwise.
     rival_reach: int = 4
+    #: The adventurer taken first at setup when free (its number in ``components``;
+    #: -1: the measured order :data:`ADVENTURER_PREFERENCE` alone).
+    first_adventurer: int = -1
 
 
 HEURISTIC = Tuning()
@@ -616,7 +619,7 @@ def decide(window: SeatWindow, rng: random.Random, tuning: Tuning) -> int:
     seat = window.seat
     node = view["awaiting_id"]
     if node == D_SETUP:
-        return _setup(legal)
+        return _setup(legal, tuning)
     me = _Me(view, seat, tuning)
     if node == D_TURN:
         return _turn(me, legal, rng)
@@ -635,8 +638,11 @@ def decide(window: SeatWindow, rng: random.Random, tuning: Tuning) -> int:
     return A_DONE if A_DONE in legal else legal[0]
 
 
-def _setup(legal: list[int]) -> int:
-    for adventurer in ADVENTURER_PREFERENCE:
+def _setup(legal: list[int], tuning: Tuning) -> int:
+    order: tuple[int, ...] = ADVENTURER_PREFERENCE
+    if tuning.first_adventurer >= 0:
+        order = (tuning.first_adventurer, *order)
+    for adventurer in order:
         a = A_SETUP + 2 * adventurer
         if a in legal:
             return a
