@@ -19,6 +19,7 @@ from necropolis.games.horus.codes import (
     A_LEAVE,
     A_MOVE,
     A_OPEN,
+    A_SETUP,
     A_TAKE,
     D_TURN,
     ESCAPED,
@@ -32,6 +33,7 @@ from necropolis.games.horus.heuristic import (
     _go_utility,
     _Me,
     blocked_squares,
+    decide,
     distances,
     levels_policy,
     policy,
@@ -207,6 +209,33 @@ def test_the_screened_fields_weigh_the_risks_as_the_tuning_says() -> None:
     rich = 30.0
     cheap = _go_utility(_Me(view, 0, dataclasses.replace(LEVELS, stay_cost=0.999)), rich, 3)
     assert cheap == _go_utility(_Me(view, 0, LEVELS), rich, 3)
+
+
+def test_the_fields_that_were_constants_act_where_they_say() -> None:
+    # The walk out is counted at the tuning's share of a round's actions: a slower walk
+    # takes more rounds, so more blocks fall before the seat is out.
+    view = _empty_handed_beside_a_rich_rival()
+    walk = [
+        _Me(view, 0, dataclasses.replace(LEVELS, walk_speed=w)).blocks_before_out(2.0)
+        for w in (0.4, 0.8, 1.6)
+    ]
+    assert walk[0] >= walk[1] >= walk[2] and walk[0] > walk[2]
+    # An escaped rival's load is as sure as the tuning says.
+    out = [dict(p) for p in view["players"]]
+    out[1]["status_id"] = ESCAPED
+    escaped = {**view, "players": out}
+    assert _Me(escaped, 0, LEVELS).bars[0][2] == 3.0
+    assert _Me(escaped, 0, dataclasses.replace(LEVELS, escaped_spread=5.0)).bars[0][2] == 5.0
+
+
+@pytest.mark.parametrize("first", [cp.STAMINA, cp.SWIMMING])
+def test_the_adventurer_taken_first_is_the_tunings_when_free(first: int) -> None:
+    state = load_game("horus", players=2).new_initial_state()
+    window = SeatWindow(state, state.current_player())
+    chosen = decide(window, random.Random(0), dataclasses.replace(LEVELS, first_adventurer=first))
+    assert chosen == A_SETUP + 2 * first
+    # the levels' own order starts with Shoot
+    assert decide(window, random.Random(0), LEVELS) == A_SETUP + 2 * cp.SHOOT
 
 
 def test_the_shipped_tunings_differ_only_where_the_levels_were_tuned() -> None:
