@@ -11,7 +11,7 @@ from types import ModuleType
 
 import pytest
 
-from necropolis.analysis.duel import Contender, paired, play_lineup
+from necropolis.analysis.duel import Contender, DuelRun, paired, play_lineup
 from necropolis.bots.levels import BlunderingBot
 from tests.scripts import RESEARCH, load_script
 
@@ -25,17 +25,18 @@ def _strategy_alone() -> BlunderingBot:
     return BlunderingBot("level-strategy", lambda game: 0.0)
 
 
+def _runs(screen: ModuleType, text: str) -> tuple[DuelRun, DuelRun]:
+    """The screen's run of the tuning ``text`` and the strategy alone's, on the first four
+    deals of bank 1."""
+    label = "tuned:" + text
+    tuned = Contender(label, partial(screen.tuned, label, screen.parse_tuning(text)))
+    mine = play_lineup([tuned, "heuristic"], "horus", 4, bank=1)
+    alone = Contender("level-strategy", _strategy_alone)
+    return mine, play_lineup([alone, "heuristic"], "horus", 4, bank=1)
+
+
 def test_the_levels_tuning_replays_the_strategy_alone(screen: ModuleType) -> None:
-    levels = screen.parse_tuning("levels")
-    mine = play_lineup(
-        [Contender("tuned:levels", partial(screen.tuned, "tuned:levels", levels)), "heuristic"],
-        "horus",
-        4,
-        bank=1,
-    )
-    record = play_lineup(
-        [Contender("level-strategy", _strategy_alone), "heuristic"], "horus", 4, bank=1
-    )
+    mine, record = _runs(screen, "levels")
     assert [(m.returns, m.scores, m.actions) for m in mine.matches] == [
         (m.returns, m.scores, m.actions) for m in record.matches
     ]
@@ -45,15 +46,7 @@ def test_the_levels_tuning_replays_the_strategy_alone(screen: ModuleType) -> Non
 def test_a_changed_tuning_plays_the_same_deals_otherwise(screen: ModuleType) -> None:
     bold = screen.parse_tuning("risk_weight=0.2,stay_cost=0.999")
     assert bold.risk_weight == 0.2 and not bold.rivals_shut_in  # over the levels' tuning
-    mine = play_lineup(
-        [Contender("tuned:bold", partial(screen.tuned, "tuned:bold", bold)), "heuristic"],
-        "horus",
-        4,
-        bank=1,
-    )
-    record = play_lineup(
-        [Contender("level-strategy", _strategy_alone), "heuristic"], "horus", 4, bank=1
-    )
+    mine, record = _runs(screen, "risk_weight=0.2,stay_cost=0.999")
     assert [m.actions for m in mine.matches] != [m.actions for m in record.matches]
 
 
