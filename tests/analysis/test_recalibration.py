@@ -18,9 +18,9 @@ import necropolis
 from necropolis.analysis.explain.judge import EstimateJudge
 from necropolis.analysis.headroom import HardSearch
 from necropolis.analysis.recalibration import Judged, collect, fit
-from necropolis.analysis.training import band_intervals, calibration
+from necropolis.analysis.training import band_intervals, calibration, reliability
 from necropolis.bots import judgement
-from necropolis.bots.judgement import EstimateEvaluator, Recalibration, recalibration
+from necropolis.bots.judgement import EstimateEvaluator, Recalibration, recalibration, to_move
 from necropolis.cli.main import app
 from necropolis.engine import SeatWindow
 from necropolis.engine.protocol import State
@@ -238,3 +238,168 @@ def test_the_command_writes_a_map_with_its_making(tmp_path: Path) -> None:
         app, ["strength", "recalibrate", "luxor2001", "--matches", "4", "--method", "spline"]
     )
     assert refused.exit_code != 0 and "no recalibration method 'spline'" in refused.output
+
+
+def _decider_after(state: State, rng: random.Random) -> int | None:
+    """The seat that decides first once ``state``'s chance is resolved by ``rng``."""
+    world = state.clone()
+    while world.is_chance_node():
+        world.apply_legal_action(world.rollout_action(rng))
+    return None if world.is_terminal() else world.current_player()
+
+
+@pytest.mark.parametrize("game_id", ["luxor", "luxor2001"])
+@pytest.mark.parametrize("players", [2, 3])
+def test_the_seat_to_move_at_a_chance_node_is_the_one_whose_turn_follows(
+    game_id: str, players: int
+) -> None:
+    # Between two turns a card is dealt: the turn it belongs to is the next seat's, which
+    # any draw leads to alike in these games.
+    chance_nodes = 0
+    for seed in range(4):
+        rng = random.Random(seed)
+        state = load_game(game_id, players=players).new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                chance_nodes += 1
+                assert to_move(state) == _decider_after(state, random.Random(seed))
+            else:
+                assert to_move(state) == state.current_player()
+            state.apply_legal_action(state.rollout_action(rng))
+        assert to_move(state) is None
+    assert chance_nodes > 20
+
+
+def test_where_a_draw_decides_who_moves_the_likeliest_draw_says() -> None:
+    # horus's dice may end a turn or let it go on: the likeliest outcome's seat is taken.
+    rng = random.Random(2)
+    state = load_game("horus", players=2).new_initial_state()
+    seen = 0
+    while not state.is_terminal() and seen < 30:
+        if state.is_chance_node():
+            seen += 1
+            likeliest = max(state.chance_outcomes(), key=lambda outcome: outcome[1])[0]
+            after = state.clone()
+            after.apply_action(likeliest)
+            assert to_move(state) == to_move(after)
+        state.apply_legal_action(state.rollout_action(rng))
+    assert seen == 30
+
+
+def test_the_seat_to_move_gets_its_term_and_the_others_none() -> None:
+    shifted = Recalibration((-4.0, 4.0), (-4.0, 4.0), mover=0.5)
+    assert shifted.map(np.array([0.5]))[0] == pytest.approx(0.5)
+    assert shifted.map(np.array([0.5]), True)[0] == pytest.approx(_sigmoid(0.5))
+    both = shifted.map(np.array([0.5, 0.5]), np.array([True, False]))
+    assert list(both) == pytest.approx([_sigmoid(0.5), 0.5])
+    # In a position, only the seat named as the mover: 0.4 and 0.6 with seat 0 to move.
+    chances = shifted.apply([0.4, 0.6], mover=0)
+    lifted = _sigmoid(math.log(0.4 / 0.6) + 0.5)
+    assert chances == pytest.approx(list(np.array([lifted, 0.6]) / (lifted + 0.6)))
+    assert shifted.apply([0.4, 0.6]) == pytest.approx([0.4, 0.6])
+    # The term travels with the map's file; a file without one has none.
+    assert Recalibration.from_json(shifted.to_json()).mover == 0.5
+    plain = Recalibration((-4.0, 4.0), (-4.0, 4.0)).to_json()
+    assert "mover" not in plain and Recalibration.from_json(plain).mover == 0.0
+
+
+def test_the_logistic_fit_learns_what_the_seat_to_move_is_owed() -> None:
+    # What comes true: 1.1 times the estimate's logit, less 0.3, and 0.6 more for the
+    # seat that decides next (every other view).
+    rng = np.random.default_rng(8)
+    views = 60_000
+    logits = rng.normal(0.0, 1.2, views)
+    moving = (np.arange(views) % 2).astype(float)
+    won = (rng.random(views) < _sigmoid(1.1 * logits - 0.3 + 0.6 * moving)).astype(float)
+    judged = Judged(_sigmoid(logits)[:, None], won, views, moving)
+    mapping = fit(judged, method="logistic", mover=True)
+    assert mapping.mover == pytest.approx(0.6, abs=0.05)
+    slope = (mapping.values[1] - mapping.values[0]) / (mapping.knots[1] - mapping.knots[0])
+    assert slope == pytest.approx(1.1, abs=0.05)
+    assert mapping.map(np.array([0.5]))[0] == pytest.approx(_sigmoid(-0.3), abs=0.02)
+    # Without the term the fit has none; a monotone map takes none; nor do views that
+    # never say who moves.
+    assert fit(judged, method="logistic").mover == 0.0
+    with pytest.raises(ValueError, match="logistic map only"):
+        fit(judged, mover=True)
+    with pytest.raises(ValueError, match="which seat moves next"):
+        fit(Judged(judged.raw, won, views), method="logistic", mover=True)
+
+
+def test_collecting_marks_the_seat_to_move_and_shares_the_matches_alike() -> None:
+    alone = collect("luxor2001", 4, seed=3, worlds=2, every=2)
+    assert alone.moving is not None and alone.match is not None
+    # Each judged decision gives both seats' views; exactly one of them decides.
+    assert np.array_equal(alone.moving.reshape(-1, 2).sum(axis=1), np.ones(len(alone.won) // 2))
+    assert sorted(set(alone.match)) == [0.0, 1.0, 2.0, 3.0]
+    shared = collect("luxor2001", 4, seed=3, worlds=2, every=2, workers=2)
+    for field in ("raw", "won", "moving", "match"):
+        assert np.array_equal(getattr(alone, field), getattr(shared, field)), field
+    with pytest.raises(ValueError, match="workers"):
+        collect("luxor2001", 1, seed=3, workers=0)
+
+
+def test_the_analysis_gives_the_term_to_worlds_where_the_seat_decides_next(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    shifted = Recalibration((-9.0, 9.0), (-9.0, 9.0), mover=1.0)
+    monkeypatch.setattr("necropolis.analysis.explain.judge.recalibration", lambda _: shifted)
+    states = decision_points("luxor2001", 2, 4)
+    judge = EstimateJudge()
+    state = states[0]
+    seat = state.current_player()
+    other = 1 - seat
+    mine = state.estimate_returns()[seat]
+    assert judge.mean([state], seat) == pytest.approx(shifted.map(np.array([mine]), True)[0])
+    theirs = state.estimate_returns()[other]
+    assert judge.mean([state], other) == pytest.approx(theirs)
+    # Worlds of one window a few actions on: those where the seat still decides next and
+    # those where it has passed the turn are each averaged and mapped apart.
+    passed = next(s for s in states if s.current_player() == other)
+    expected = (
+        shifted.map(np.array([mine]), True)[0]
+        + shifted.map(np.array([passed.estimate_returns()[seat]]), False)[0]
+    ) / 2
+    assert judge.mean([state, passed], seat) == pytest.approx(expected)
+
+
+def test_the_evaluator_gives_the_term_to_the_seat_to_move(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    shifted = Recalibration((-9.0, 9.0), (-9.0, 9.0), mover=1.0)
+    monkeypatch.setattr(judgement, "recalibration", lambda _: shifted)
+    for state in decision_points("luxor", 2, 3):
+        seat = state.current_player()
+        window = SeatWindow(state, 1 - seat)  # the seat that waits judges it alike
+        got = EstimateEvaluator(state.game).judge([window]).chances[0]
+        world = window.resample(random.Random(0))
+        assert list(got) == pytest.approx(shifted.apply(world.estimate_returns(), seat))
+
+
+def test_views_are_kept_and_read_back_only_for_the_same_matches(tmp_path: Path) -> None:
+    views = tmp_path / "views.npz"
+    out = tmp_path / "map.json"
+    words = ["strength", "recalibrate", "luxor2001", "--matches", "4", "--seed", "9"]
+    words += ["--worlds", "2", "--every", "2", "--method", "logistic", "--mover"]
+    first = CliRunner().invoke(app, [*words, "--views", str(views), "--out", str(out)])
+    assert first.exit_code == 0, first.output
+    made = Recalibration.from_json(json.loads(out.read_text()))
+    assert made.meta["method"] == "logistic with a term for the seat to move"
+    assert made.meta["command"].endswith(f"--method logistic --mover --out {out}")
+    kept, how = Judged.load(views)
+    assert how == {"game": "luxor2001", "players": 2, "matches": 4, "seed": 9, "worlds": 2,
+                   "every": 2}  # fmt: skip
+    again = CliRunner().invoke(app, [*words, "--views", str(views), "--out", str(out)])
+    assert again.exit_code == 0 and f"read {len(kept.won)} views" in again.output
+    assert Recalibration.from_json(json.loads(out.read_text())) == made
+    other = [w if w != "9" else "10" for w in words]
+    refused = CliRunner().invoke(app, [*other, "--views", str(views), "--out", str(out)])
+    assert refused.exit_code != 0 and "views of other matches" in refused.output
+    monotone = CliRunner().invoke(app, [*words[:-3], "--mover", "--out", str(out)])
+    assert monotone.exit_code != 0 and "--method logistic only" in monotone.output
+
+
+def test_the_reliability_table_is_the_same_however_many_workers_share_it() -> None:
+    alone = reliability("luxor2001", None, 4, seed=6, worlds=2, every=3)
+    shared = reliability("luxor2001", None, 4, seed=6, worlds=2, every=3, workers=2)
+    assert alone == shared

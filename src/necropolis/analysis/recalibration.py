@@ -18,15 +18,21 @@ measures the result on, so the measurement is held out.
 
 from __future__ import annotations
 
+import json
 import random
+from collections.abc import Sequence
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
+from itertools import repeat
+from pathlib import Path
+from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
 
 from necropolis.analysis.batch import match_seed
 from necropolis.analysis.training import judged_matches
-from necropolis.bots.judgement import Recalibration
+from necropolis.bots.judgement import Recalibration, to_move
 from necropolis.engine.protocol import State
 from necropolis.engine.seat import SeatWindow
 from necropolis.games import load_game
@@ -40,11 +46,51 @@ BINS = 24
 @dataclass
 class Judged:
     """Every judged seat view of some matches: ``raw[i, k]`` is the raw estimate of the
-    seat's chance in the k-th world drawn from its view, ``won[i]`` its return."""
+    seat's chance in the k-th world drawn from its view, ``won[i]`` its return,
+    ``moving[i]`` 1 where the seat is the one that decides next (:func:`to_move`), else 0
+    (all 0 where it was not recorded), ``match[i]`` the index of the view's match."""
 
     raw: Array
     won: Array
     matches: int
+    moving: Array | None = None
+    match: Array | None = None
+
+    def mover_flags(self) -> Array:
+        return np.zeros(len(self.won)) if self.moving is None else self.moving
+
+    def save(self, path: Path, made: dict[str, Any]) -> None:
+        """Write the views to ``path`` (numpy's ``.npz``) with how they were ``made`` (the
+        game, seed, matches ...), to fit other maps on later without playing again."""
+        np.savez_compressed(
+            path,
+            raw=self.raw,
+            won=self.won,
+            matches=np.array(self.matches),
+            moving=self.mover_flags(),
+            match=np.zeros(len(self.won)) if self.match is None else self.match,
+            made=np.array(json.dumps(made, sort_keys=True)),
+        )
+
+    @classmethod
+    def load(cls, path: Path) -> tuple[Judged, dict[str, Any]]:
+        """The views :meth:`save` wrote, and how they were made."""
+        with np.load(path) as page:
+            judged = cls(
+                page["raw"], page["won"], int(page["matches"]), page["moving"], page["match"]
+            )
+            return judged, dict(json.loads(str(page["made"])))
+
+    @classmethod
+    def join(cls, parts: Sequence[Judged]) -> Judged:
+        """The views of several runs (each of its own matches) as one."""
+        return cls(
+            np.concatenate([p.raw for p in parts]),
+            np.concatenate([p.won for p in parts]),
+            sum(p.matches for p in parts),
+            np.concatenate([p.mover_flags() for p in parts]),
+            np.concatenate([np.zeros(len(p.won)) if p.match is None else p.match for p in parts]),
+        )
 
 
 def collect(
@@ -54,31 +100,82 @@ def collect(
     players: int = 2,
     worlds: int = 16,
     every: int = 1,
+    workers: int = 1,
 ) -> Judged:
     """Judge every seat's view at every ``every``-th real decision of ``matches`` matches
     of the heuristic in every seat (:func:`~necropolis.analysis.training.judged_matches`),
-    each in ``worlds`` worlds drawn from the view, by the raw estimate."""
+    each in ``worlds`` worlds drawn from the view, by the raw estimate. With ``workers``
+    above one, the matches are shared among that many processes; the views come out the
+    same and in the same order."""
+    if workers < 1:
+        raise ValueError("workers is 1 or more")
+    if workers == 1:
+        return _collect(game_id, range(matches), seed, players, worlds, every)
+    shares = [range(matches)[w::workers] for w in range(workers)]
+    with ProcessPoolExecutor(workers) as pool:
+        parts = list(
+            pool.map(
+                _collect,
+                repeat(game_id),
+                shares,
+                repeat(seed),
+                repeat(players),
+                repeat(worlds),
+                repeat(every),
+            )
+        )
+    joined = Judged.join(parts)
+    # Back into the matches' order, each match's views in the order they were judged.
+    assert joined.match is not None
+    order = np.argsort(joined.match, kind="stable")
+    return Judged(
+        joined.raw[order],
+        joined.won[order],
+        matches,
+        joined.mover_flags()[order],
+        joined.match[order],
+    )
+
+
+def _collect(
+    game_id: str, which: range, seed: int, players: int, worlds: int, every: int
+) -> Judged:
     game = load_game(game_id, players=players)
     raw: list[list[float]] = []
     won: list[float] = []
+    moving: list[float] = []
+    match: list[float] = []
     draws: dict[int, random.Random] = {}
 
-    def judged(i: int, state: State) -> list[tuple[list[float], int]]:
+    def judged(i: int, state: State) -> list[tuple[list[float], int, bool]]:
         # The worlds' draws: a generator per match, apart from the match's own.
         if i not in draws:
             draws.clear()
             draws[i] = random.Random(match_seed(seed, i) + 1)
         draw = draws[i]
+        mover = to_move(state)
         return [
-            ([SeatWindow(state, q).resample(draw).estimate_returns()[q] for _ in range(worlds)], q)
+            (
+                [SeatWindow(state, q).resample(draw).estimate_returns()[q] for _ in range(worlds)],
+                q,
+                q == mover,
+            )
             for q in range(players)
         ]
 
-    for _, rows, returns in judged_matches(game, matches, seed, judged, every=every):
-        for row, q in rows:
+    for i, rows, returns in judged_matches(game, which, seed, judged, every=every):
+        for row, q, moves in rows:
             raw.append(row)
             won.append(returns[q])
-    return Judged(np.array(raw, dtype=np.float64), np.array(won, dtype=np.float64), matches)
+            moving.append(float(moves))
+            match.append(float(i))
+    return Judged(
+        np.array(raw, dtype=np.float64).reshape(len(won), worlds),
+        np.array(won, dtype=np.float64),
+        len(which),
+        np.array(moving, dtype=np.float64),
+        np.array(match, dtype=np.float64),
+    )
 
 
 #: The maps :func:`fit` makes: ``monotone`` (a share per bin, made monotone) follows any
@@ -88,13 +185,18 @@ def collect(
 METHODS = ("monotone", "logistic")
 
 
-def fit(judged: Judged, bins: int = BINS, method: str = "monotone") -> Recalibration:
+def fit(
+    judged: Judged, bins: int = BINS, method: str = "monotone", mover: bool = False
+) -> Recalibration:
     """The map from a view's chance (the raw estimate's mean over its worlds) to the share
-    its seat won, by ``method`` (:data:`METHODS`)."""
+    its seat won, by ``method`` (:data:`METHODS`); with ``mover``, a term for the seat
+    that decides next besides (the logistic map only)."""
     if method == "logistic":
-        return fit_logistic(judged)
+        return fit_logistic(judged, mover=mover)
     if method != "monotone":
         raise ValueError(f"no recalibration method {method!r}: {', '.join(METHODS)}")
+    if mover:
+        raise ValueError("a term for the seat to move is fitted with the logistic map only")
     return fit_monotone(judged, bins)
 
 
@@ -104,22 +206,30 @@ def _logits(judged: Judged) -> Array:
     return np.asarray(np.log(p / (1.0 - p)), dtype=np.float64)
 
 
-def fit_logistic(judged: Judged, steps: int = 50) -> Recalibration:
+def fit_logistic(judged: Judged, steps: int = 50, mover: bool = False) -> Recalibration:
     """The map ``logit(share) = slope * logit(chance) + shift`` that makes the views'
     outcomes likeliest (Newton's method on the log-likelihood; a shared win counts its
     share), as two knots at the ends of the chances seen: beyond them the map goes on at
-    slope one, as every map does."""
+    slope one, as every map does. With ``mover``, ``+ mover`` more for the seat that
+    decides next, fitted with the rest."""
     x = _logits(judged)
     y = judged.won
     if len(x) < 2 or float(x.max() - x.min()) < 1e-9:
         raise ValueError("the estimate gave one chance to every position: nothing to map")
-    design = np.stack([x, np.ones_like(x)], axis=1)
-    theta = np.array([1.0, 0.0])
+    columns = [x, np.ones_like(x)]
+    if mover:
+        flags = judged.mover_flags()
+        if float(flags.min()) == float(flags.max()):
+            raise ValueError("the views do not say which seat moves next: no term for it")
+        columns.append(flags)
+    design = np.stack(columns, axis=1)
+    theta = np.zeros(len(columns))
+    theta[0] = 1.0
     for _ in range(steps):
         q = 1.0 / (1.0 + np.exp(-(design @ theta)))
         gradient = design.T @ (y - q)
         hessian = (design * (q * (1.0 - q))[:, None]).T @ design
-        step = np.linalg.solve(hessian + 1e-9 * np.eye(2), gradient)
+        step = np.linalg.solve(hessian + 1e-9 * np.eye(len(columns)), gradient)
         theta = theta + step
         if float(np.abs(step).max()) < 1e-10:
             break
@@ -127,7 +237,11 @@ def fit_logistic(judged: Judged, steps: int = 50) -> Recalibration:
     if slope <= 0:
         raise ValueError("the estimate's chances do not rise with the share won: no map")
     low, high = float(x.min()), float(x.max())
-    return Recalibration((low, high), (slope * low + shift, slope * high + shift))
+    return Recalibration(
+        (low, high),
+        (slope * low + shift, slope * high + shift),
+        mover=float(theta[2]) if mover else 0.0,
+    )
 
 
 def fit_monotone(judged: Judged, bins: int = BINS) -> Recalibration:

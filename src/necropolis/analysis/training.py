@@ -35,6 +35,7 @@ import math
 import random
 import time
 from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass, field, fields
 from functools import lru_cache, partial
 from pathlib import Path
@@ -843,7 +844,7 @@ Said = TypeVar("Said")
 
 def judged_matches(
     game: Game,
-    matches: int,
+    matches: int | range,
     seed: int,
     judge: Callable[[int, State], list[Said]],
     player: str = "heuristic",
@@ -852,11 +853,12 @@ def judged_matches(
     """Matches of ``player`` in every seat (match ``i`` from ``match_seed(seed, i)``, as
     a tournament seeds it), with ``judge(i, state)`` asked at every ``every``-th real
     decision: per match, its index, what the judge said (in order) and the returns.
-    These are the positions of sound play that calibration and recalibration read."""
+    These are the positions of sound play that calibration and recalibration read.
+    ``matches`` is a count (the first so many) or the matches' indices."""
     if every < 1:
         raise ValueError("every is 1 or more: every decision, or every so many")
     players = game.num_players
-    for i in range(matches):
+    for i in range(matches) if isinstance(matches, int) else matches:
         lineup = [make_bot(player) for _ in range(players)]
         seed_i = match_seed(seed, i)
         chance = random.Random(seed_i)
@@ -888,6 +890,7 @@ def reliability(
     worlds: int = 1,
     every: int = 1,
     recalibrated: bool = True,
+    workers: int = 1,
 ) -> dict[str, Any]:
     """How well a judgement's chances come true: the model's beside the game's
     hand-written estimate, or (``network`` None) the estimate's alone; the estimate is
@@ -898,6 +901,8 @@ def reliability(
     counts as lost, as the chance is of winning). The estimate is recalibrated where
     the game ships a map, unless ``recalibrated`` is False. With ``every`` above one, only every
     ``every``-th real decision of a match is judged, so that more matches fit the time.
+    With ``workers`` above one, the matches are shared among that many processes; the
+    table comes out the same.
 
     A match's positions all share its outcome, so a band's share won varies with the
     matches far more than its count of positions says: each band's ``observed_ci95`` is a
@@ -910,25 +915,22 @@ def reliability(
     ``{"judge": "estimate"}``).
     """
     game = load_game(game_id, players=players)
-    estimate = EstimateEvaluator(game, worlds=worlds, recalibrated=recalibrated)
-    judge: Evaluator = estimate if network is None else LearnedEvaluator(game, network)
-    predicted: list[float] = []
-    guessed: list[float] = []
-    observed: list[float] = []
-    which: list[int] = []
-
-    def seats(_: int, state: State) -> list[tuple[float, float, int]]:
-        windows = [SeatWindow(state, q) for q in range(players)]
-        learned = judge.judge(windows).chances
-        hand = learned if judge is estimate else estimate.judge(windows).chances
-        return [(learned[q, q], hand[q, q], q) for q in range(players)]
-
-    for i, rows, returns in judged_matches(game, matches, seed, seats, player, every):
-        for mine, theirs, q in rows:
-            predicted.append(mine)
-            guessed.append(theirs)
-            observed.append(returns[q])
-            which.append(i)
+    if workers < 1:
+        raise ValueError("workers is 1 or more")
+    arguments = (seed, player, players, worlds, every, recalibrated)
+    if workers == 1:
+        parts = [_reliability_rows(game_id, network, range(matches), *arguments)]
+    else:
+        shares = [range(matches)[w::workers] for w in range(workers)]
+        with ProcessPoolExecutor(workers) as pool:
+            jobs = [pool.submit(_reliability_rows, game_id, network, s, *arguments) for s in shares]
+            parts = [job.result() for job in jobs]
+    # Back into the matches' order, as one process would have judged them.
+    rows = sorted((row for part in parts for row in part), key=lambda row: row[3])
+    predicted = [row[0] for row in rows]
+    guessed = [row[1] for row in rows]
+    observed = [row[2] for row in rows]
+    which = [row[3] for row in rows]
     won = np.array(observed)
     table = calibration(np.array(predicted), won, BANDS)
     other = calibration(np.array(guessed), won, BANDS)
@@ -966,6 +968,35 @@ def reliability(
             "brier": round(float(((np.array(guessed) - won) ** 2).mean()), 4),
         },
     }
+
+
+def _reliability_rows(
+    game_id: str,
+    network: Network | None,
+    which: range,
+    seed: int,
+    player: str,
+    players: int,
+    worlds: int,
+    every: int,
+    recalibrated: bool,
+) -> list[tuple[float, float, float, int]]:
+    """:func:`reliability`'s judged views of the matches ``which``: per view, the
+    judgement's chance, the estimate's, the seat's return and the match's index."""
+    game = load_game(game_id, players=players)
+    estimate = EstimateEvaluator(game, worlds=worlds, recalibrated=recalibrated)
+    judge: Evaluator = estimate if network is None else LearnedEvaluator(game, network)
+
+    def seats(_: int, state: State) -> list[tuple[float, float, int]]:
+        windows = [SeatWindow(state, q) for q in range(players)]
+        learned = judge.judge(windows).chances
+        hand = learned if judge is estimate else estimate.judge(windows).chances
+        return [(learned[q, q], hand[q, q], q) for q in range(players)]
+
+    rows: list[tuple[float, float, float, int]] = []
+    for i, said, returns in judged_matches(game, which, seed, seats, player, every):
+        rows.extend((float(mine), float(theirs), returns[q], i) for mine, theirs, q in said)
+    return rows
 
 
 def training_record(record: dict[str, Any]) -> dict[str, Any]:

@@ -219,6 +219,35 @@ def _logit(p: Array) -> Array:
     return np.asarray(np.log(q / (1.0 - q)), dtype=np.float64)
 
 
+#: How many chance draws :func:`to_move` resolves, at most, before it gives up.
+_CHANCE_MOST = 64
+
+
+def to_move(state: State) -> int | None:
+    """The seat that decides next in ``state``: its current player, or after a chance
+    node (a card dealt at the end of a turn) the seat that decides once the chance is
+    resolved, each draw taken as its likeliest outcome on a copy; None at the end.
+
+    Which seat moves next is public (a world drawn from a seat's window agrees on it), and
+    an estimate of whole positions misjudges that seat: the turn it is about to play is
+    worth something the position's facts do not show yet (``docs/strength.md``, "the seat
+    to move"). A chance node between two turns belongs to the turn that follows it.
+    """
+    player = state.current_player()
+    if player >= 0 or state.is_terminal():
+        return player if player >= 0 else None
+    world = state.clone()
+    for _ in range(_CHANCE_MOST):
+        if world.is_terminal():
+            return None
+        if not world.is_chance_node():
+            player = world.current_player()
+            return player if player >= 0 else None
+        outcomes = world.chance_outcomes()
+        world.apply_action(max(outcomes, key=lambda outcome: outcome[1])[0])
+    return None
+
+
 @dataclass(frozen=True)
 class Recalibration:
     """A monotone map of a seat's estimated chance to the chance that comes true.
@@ -230,7 +259,9 @@ class Recalibration:
     whose noise from what the seat cannot see a map would learn to doubt) to the share
     that comes true. It is piecewise linear in logit space through ``knots`` (logits of
     the mean) and ``values`` (logits of the share won), at slope one beyond the ends, fitted on
-    positions of sound play (:mod:`necropolis.analysis.recalibration`). It serves the
+    positions of sound play (:mod:`necropolis.analysis.recalibration`); ``mover`` more
+    logits go to the seat that decides next (:func:`to_move`), whose coming turn the
+    estimate of the position does not count. It serves the
     judgement people see (the analysis, hints, the evaluator); hard's search backs up
     the estimate of single worlds, so its moves do not change with it.
     """
@@ -238,6 +269,7 @@ class Recalibration:
     knots: tuple[float, ...]
     values: tuple[float, ...]
     meta: dict[str, Any] = field(default_factory=dict, compare=False)
+    mover: float = 0.0
 
     def __post_init__(self) -> None:
         if len(self.knots) < 2 or len(self.knots) != len(self.values):
@@ -247,8 +279,9 @@ class Recalibration:
         if any(b < a for a, b in itertools.pairwise(self.values)):
             raise ValueError("a recalibration must not lower a better chance")
 
-    def map(self, chances: Array) -> Array:
-        """Each chance mapped, element by element."""
+    def map(self, chances: Array, moving: Array | bool = False) -> Array:
+        """Each chance mapped, element by element; ``moving`` says (for all, or element by
+        element) whether the chance is that of the seat that decides next."""
         x = _logit(np.asarray(chances, dtype=np.float64))
         mapped = np.interp(x, self.knots, self.values)
         # Beyond the end knots the map moves as the estimate does (slope one in logits):
@@ -256,22 +289,29 @@ class Recalibration:
         low, high = self.knots[0], self.knots[-1]
         mapped = np.where(x > high, self.values[-1] + (x - high), mapped)
         mapped = np.where(x < low, self.values[0] + (x - low), mapped)
+        mapped = mapped + self.mover * np.asarray(moving, dtype=np.float64)
         return np.asarray(1.0 / (1.0 + np.exp(-mapped)), dtype=np.float64)
 
-    def apply(self, returns: Sequence[float]) -> list[float]:
+    def apply(self, returns: Sequence[float], mover: int | None = None) -> list[float]:
         """A position's estimated chances (one a seat), each recalibrated as the map was
-        fitted, seat by seat; scaled down only where they would add up to more than one.
+        fitted, seat by seat (``mover``, the seat that decides next, given its term);
+        scaled down only where they would add up to more than one.
         (Scaling them to add up to what they did would undo the map where it matters: a
         seat far ahead, once nobody-wins is out of the question, is where the estimate
         is shy.)"""
-        mapped = self.map(np.asarray(returns, dtype=np.float64))
+        moving = np.arange(len(returns)) == (-1 if mover is None else mover)
+        mapped = self.map(np.asarray(returns, dtype=np.float64), moving)
         total = float(mapped.sum())
         if total > 1.0:
             mapped /= total
         return [float(x) for x in mapped]
 
     def to_json(self) -> dict[str, Any]:
-        return {"knots": list(self.knots), "values": list(self.values), "meta": self.meta}
+        page: dict[str, Any] = {"knots": list(self.knots), "values": list(self.values)}
+        if self.mover:
+            page["mover"] = self.mover
+        page["meta"] = self.meta
+        return page
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Recalibration:
@@ -279,6 +319,7 @@ class Recalibration:
             tuple(float(x) for x in data["knots"]),
             tuple(float(x) for x in data["values"]),
             dict(data.get("meta", {})),
+            float(data.get("mover", 0.0)),
         )
 
 
@@ -334,14 +375,17 @@ class EstimateEvaluator(Evaluator):
         for i, window in enumerate(windows):
             rng = random.Random(self.seed)
             finished = True
-            for _ in range(self.worlds):
+            mover: int | None = None
+            for k in range(self.worlds):
                 world = window.resample(rng)
                 finished = finished and world.is_terminal()
+                if k == 0 and mapping is not None and mapping.mover:
+                    mover = to_move(world)  # public: every world agrees on it
                 chances[i] += world.estimate_returns()
                 margins[i] += _margin(world, window.seat)
             chances[i] /= self.worlds
             if mapping is not None and not finished:
-                chances[i] = mapping.apply(chances[i])
+                chances[i] = mapping.apply(chances[i], mover)
         margins /= self.worlds
         return Judgement(chances, np.clip(1.0 - chances.sum(axis=1), 0.0, 1.0), margins)
 

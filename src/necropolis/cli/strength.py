@@ -199,6 +199,9 @@ def calibration(
         bool,
         typer.Option("--raw", help="the estimate without the game's recalibration"),
     ] = False,
+    workers: Annotated[
+        int, typer.Option("--workers", "-w", min=1, help="processes sharing the matches")
+    ] = 1,
     out: Annotated[
         Path | None,
         typer.Option("--out", help="the table's file (JSON; its plot beside it, as .png)"),
@@ -245,6 +248,7 @@ def calibration(
         worlds=worlds,
         every=every,
         recalibrated=not raw,
+        workers=workers,
     )
     table["command"] = shlex.join(words)
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -295,6 +299,23 @@ def recalibrate(
             help="monotone (a share per bin) or logistic (a slope and a shift in logits)",
         ),
     ] = "monotone",
+    mover: Annotated[
+        bool,
+        typer.Option(
+            "--mover", help="a term for the seat that decides next (with --method logistic)"
+        ),
+    ] = False,
+    views: Annotated[
+        Path | None,
+        typer.Option(
+            "--views",
+            help="keep the judged views in this file (.npz): read where it holds the same "
+            "matches, else written, so that other maps fit without playing again",
+        ),
+    ] = None,
+    workers: Annotated[
+        int, typer.Option("--workers", "-w", min=1, help="processes sharing the matches")
+    ] = 1,
     out: Annotated[
         Path | None,
         typer.Option("--out", help="the map's file (default: where the game ships it)"),
@@ -305,11 +326,13 @@ def recalibrate(
     that comes true, on matches of the heuristic, and write it where the game ships it:
     the analysis, hints and the evaluator then show recalibrated chances (hard's search
     is unchanged). Measure it afterwards with ``strength calibration`` on other seeds."""
-    from necropolis.analysis.recalibration import METHODS, collect, fit
+    from necropolis.analysis.recalibration import METHODS, Judged, collect, fit
     from necropolis.bots.judgement import RECALIBRATION_FILE
 
     if method not in METHODS:
         raise fail(f"no recalibration method {method!r}: {', '.join(METHODS)}")
+    if mover and method != "logistic":
+        raise fail("--mover fits a term for the seat to move beside --method logistic only")
     game = open_game(game_id, {"players": players})
     path = out or (
         Path(sys.modules[type(game).__module__].__file__ or ".").parent
@@ -320,13 +343,38 @@ def recalibrate(
     words += ["--every", str(every)]
     if method != "monotone":
         words += ["--method", method]
+    if mover:
+        words += ["--mover"]
     if out is not None:
         words += ["--out", str(out)]
     if niceness:
         os.nice(niceness)
-    judged = collect(game.id, matches, seed, players=players, worlds=worlds, every=every)
+    made = {
+        "game": game.id,
+        "players": players,
+        "matches": matches,
+        "seed": seed,
+        "worlds": worlds,
+        "every": every,
+    }
+    judged = None
+    if views is not None and views.exists():
+        try:
+            judged, kept = Judged.load(views)
+        except (OSError, ValueError, KeyError) as error:
+            raise fail(f"cannot read the views {views}: {error}") from None
+        if kept != made:
+            raise fail(f"{views} holds the views of other matches: {kept}")
+        console.print(f"read {judged.won.shape[0]} views from {views}")
+    if judged is None:
+        judged = collect(
+            game.id, matches, seed, players=players, worlds=worlds, every=every, workers=workers
+        )
+        if views is not None:
+            views.parent.mkdir(parents=True, exist_ok=True)
+            judged.save(views, made)
     try:
-        mapping = fit(judged, method=method)
+        mapping = fit(judged, method=method, mover=mover)
     except ValueError as error:
         raise fail(str(error)) from None
     meta = {
@@ -337,7 +385,7 @@ def recalibrate(
         "seed": seed,
         "worlds": worlds,
         "every": every,
-        "method": method,
+        "method": method + (" with a term for the seat to move" if mover else ""),
         "positions": int(judged.won.shape[0]),
         "command": shlex.join(words),
     }

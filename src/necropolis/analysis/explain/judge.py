@@ -23,6 +23,7 @@ from necropolis.bots.judgement import (
     encode_views,
     evaluator,
     recalibration,
+    to_move,
 )
 from necropolis.engine.protocol import Game, State
 
@@ -62,12 +63,17 @@ class EstimateJudge:
         mapping = recalibration(worlds[0].game) if worlds else None
         if mapping is None:
             return _mean(self.chances(worlds, seat))
-        # Finished worlds count their true returns; only the estimate is recalibrated.
-        done = [w.returns()[seat] for w in worlds if w.is_terminal()]
-        going = [w.estimate_returns()[seat] for w in worlds if not w.is_terminal()]
-        total = sum(done)
-        if going:
-            total += len(going) * float(mapping.map(np.array([_mean(going)]))[0])
+        # Finished worlds count their true returns; only the estimate is recalibrated,
+        # the mean of the worlds where the seat decides next apart from the others' (a
+        # few actions on from one window, some may have passed the turn on).
+        total = sum(w.returns()[seat] for w in worlds if w.is_terminal())
+        going = [w for w in worlds if not w.is_terminal()]
+        groups: dict[bool, list[float]] = {}
+        for world in going:
+            moving = bool(mapping.mover) and to_move(world) == seat
+            groups.setdefault(moving, []).append(world.estimate_returns()[seat])
+        for moving, chances in groups.items():
+            total += len(chances) * float(mapping.map(np.array([_mean(chances)]), moving)[0])
         return total / len(worlds)
 
 
