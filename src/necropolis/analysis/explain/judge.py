@@ -69,8 +69,17 @@ class EstimateJudge:
         total = sum(w.returns()[seat] for w in worlds if w.is_terminal())
         going = [w for w in worlds if not w.is_terminal()]
         groups: dict[bool, list[float]] = {}
+        # Whose turn follows is public: worlds of one window as many actions on, at the
+        # same kind of node, agree on it, so it is worked out once for each (at a chance
+        # node it costs a copy and a few draws, as much as the estimate itself).
+        movers: dict[tuple[int, int], int | None] = {}
         for world in going:
-            moving = bool(mapping.mover) and to_move(world) == seat
+            moving = False
+            if mapping.mover:
+                at = (world.move_number(), world.current_player())
+                if at not in movers:
+                    movers[at] = to_move(world)
+                moving = movers[at] == seat
             groups.setdefault(moving, []).append(world.estimate_returns()[seat])
         for moving, chances in groups.items():
             total += len(chances) * float(mapping.map(np.array([_mean(chances)]), moving)[0])
