@@ -11,7 +11,9 @@ judges), every seat's view at every real decision is judged by the raw estimate 
 worlds drawn from it, and the chances are binned by their logit against whether the seat
 won; the bins' shares, made monotone by isotonic regression, are the map's values (or, for
 an estimate that is too shy or too sure alike across its range, a slope and a shift in
-logits fitted by likelihood, which two numbers learn from fewer matches). The matches are
+logits fitted by likelihood, which two numbers learn from fewer matches, with a third
+where asked: the logits owed to the seat that decides next, whose coming turn an
+estimate of the position leaves out). The matches are
 seeded apart from those :func:`necropolis.analysis.training.reliability`
 measures the result on, so the measurement is held out.
 """
