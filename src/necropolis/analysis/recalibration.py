@@ -23,9 +23,7 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Sequence
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
-from itertools import repeat
 from pathlib import Path
 from typing import Any
 
@@ -33,7 +31,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from necropolis.analysis.batch import match_seed
-from necropolis.analysis.training import judged_matches
+from necropolis.analysis.training import judged_matches, share_matches
 from necropolis.bots.judgement import Recalibration, to_move
 from necropolis.engine.protocol import State
 from necropolis.engine.seat import SeatWindow
@@ -109,23 +107,9 @@ def collect(
     each in ``worlds`` worlds drawn from the view, by the raw estimate. With ``workers``
     above one, the matches are shared among that many processes; the views come out the
     same and in the same order."""
-    if workers < 1:
-        raise ValueError("workers is 1 or more")
-    if workers == 1:
-        return _collect(game_id, range(matches), seed, players, worlds, every)
-    shares = [range(matches)[w::workers] for w in range(workers)]
-    with ProcessPoolExecutor(workers) as pool:
-        parts = list(
-            pool.map(
-                _collect,
-                repeat(game_id),
-                shares,
-                repeat(seed),
-                repeat(players),
-                repeat(worlds),
-                repeat(every),
-            )
-        )
+    parts = share_matches(_collect, matches, workers, game_id, seed, players, worlds, every)
+    if len(parts) == 1:
+        return parts[0]
     joined = Judged.join(parts)
     # Back into the matches' order, each match's views in the order they were judged.
     assert joined.match is not None
@@ -140,7 +124,7 @@ def collect(
 
 
 def _collect(
-    game_id: str, which: range, seed: int, players: int, worlds: int, every: int
+    which: range, game_id: str, seed: int, players: int, worlds: int, every: int
 ) -> Judged:
     game = load_game(game_id, players=players)
     raw: list[list[float]] = []

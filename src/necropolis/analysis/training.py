@@ -915,16 +915,19 @@ def reliability(
     ``{"judge": "estimate"}``).
     """
     game = load_game(game_id, players=players)
-    if workers < 1:
-        raise ValueError("workers is 1 or more")
-    arguments = (seed, player, players, worlds, every, recalibrated)
-    if workers == 1:
-        parts = [_reliability_rows(game_id, network, range(matches), *arguments)]
-    else:
-        shares = [range(matches)[w::workers] for w in range(workers)]
-        with ProcessPoolExecutor(workers) as pool:
-            jobs = [pool.submit(_reliability_rows, game_id, network, s, *arguments) for s in shares]
-            parts = [job.result() for job in jobs]
+    parts = share_matches(
+        _reliability_rows,
+        matches,
+        workers,
+        game_id,
+        network,
+        seed,
+        player,
+        players,
+        worlds,
+        every,
+        recalibrated,
+    )
     # Back into the matches' order, as one process would have judged them.
     rows = sorted((row for part in parts for row in part), key=lambda row: row[3])
     predicted = [row[0] for row in rows]
@@ -970,10 +973,29 @@ def reliability(
     }
 
 
+Share = TypeVar("Share")
+
+
+def share_matches(
+    work: Callable[..., Share], matches: int, workers: int, *arguments: Any
+) -> list[Share]:
+    """``work(which, *arguments)`` for the matches ``range(matches)``, dealt round among
+    ``workers`` processes (one: in this one), each share's result in the order of the
+    shares; a match's seed is its index's, so the shares judge what one process would."""
+    if workers < 1:
+        raise ValueError("workers is 1 or more")
+    if workers == 1:
+        return [work(range(matches), *arguments)]
+    shares = [range(matches)[w::workers] for w in range(workers)]
+    with ProcessPoolExecutor(workers) as pool:
+        jobs = [pool.submit(work, share, *arguments) for share in shares]
+        return [job.result() for job in jobs]
+
+
 def _reliability_rows(
+    which: range,
     game_id: str,
     network: Network | None,
-    which: range,
     seed: int,
     player: str,
     players: int,
