@@ -8,7 +8,12 @@ such matches twice, with two seeds of the analysis's own, and prints how far the
 readings of a decision's loss and of the position's chance lie apart (percentiles), how
 often noise alone would mark a move (one reading under a point, the other at a mark),
 and the mean jump of a seat's chance as its turn comes (the judge's own inconsistency,
-counted as luck).
+counted as luck). That jump is split by what passed the turn: another seat's decision,
+or a draw. A draw is counted only when its outcome passes the turn, which selects the
+outcomes (a card that ends the other seat's turn is often a bad one for it), so the
+draws that may pass the turn are weighed again with every outcome: the seat's chance
+after each, by its likelihood, less its chance before, which a judge that agrees with
+itself puts at zero.
 
     scripts/analysis_figures.py time -n 3
     scripts/analysis_figures.py noise -n 4 --game luxor
@@ -34,7 +39,7 @@ from necropolis.analysis.explain.match import actor
 from necropolis.bots import make_bot
 from necropolis.engine import SeatWindow, State
 from necropolis.engine.driver import play_match
-from necropolis.engine.protocol import Game
+from necropolis.engine.protocol import CHANCE, Game
 from necropolis.games import game_class, game_ids, load_game
 
 
@@ -87,6 +92,9 @@ def noise(games: list[str], matches: int, depth: Depth, seed: int, estimate: boo
         chance: list[float] = []
         false_marks = weighed = 0
         bumps: list[float] = []
+        after_moves: list[float] = []
+        after_draws: list[float] = []
+        weighed_draws: list[float] = []
         for k in range(matches):
             states, actions = _match(game_id, 2, seed + k)
             judge = _judge(states[0].game, estimate)
@@ -118,7 +126,17 @@ def noise(games: list[str], matches: int, depth: Depth, seed: int, estimate: boo
                         seat in states[t].acting_seats()
                         and seat not in states[t - 1].acting_seats()
                     ):
-                        bumps.append(analysis.chances[t][seat] - analysis.chances[t - 1][seat])
+                        bump = analysis.chances[t][seat] - analysis.chances[t - 1][seat]
+                        bumps.append(bump)
+                        drawn = states[t - 1].current_player() == CHANCE
+                        (after_draws if drawn else after_moves).append(bump)
+            for t in range(len(actions)):
+                if states[t].current_player() != CHANCE:
+                    continue
+                for seat in range(2):
+                    mean = _draw_mean(states[t], seat, depth, judge, f"draw/{t}")
+                    if mean is not None:
+                        weighed_draws.append(mean - analysis.chances[t][seat])
         print(
             f"{game_id}: {len(played)} decisions, {weighed} moves weighed twice\n"
             f"  chance of the position: p50 {100 * _percentile(chance, 0.5):.1f}"
@@ -129,9 +147,47 @@ def noise(games: list[str], matches: int, depth: Depth, seed: int, estimate: boo
             f"  p99 {100 * _percentile(every, 0.99):.1f}  max {100 * max(every):.1f}\n"
             f"  marked by noise alone: {false_marks} of {weighed}\n"
             f"  a seat's chance as its turn comes: mean {100 * statistics.mean(bumps):+.1f}"
-            f"  sd {100 * statistics.pstdev(bumps):.1f} ({len(bumps)} turns)",
+            f"  sd {100 * statistics.pstdev(bumps):.1f} ({len(bumps)} turns)\n"
+            f"    after another seat's decision: {_mean(after_moves)}\n"
+            f"    after a draw, as it fell: {_mean(after_draws)}\n"
+            f"  across the draws that may pass a seat the turn, every outcome weighed:"
+            f" {_mean(weighed_draws)}",
             flush=True,
         )
+
+
+def _mean(values: list[float]) -> str:
+    if not values:
+        return "none"
+    spread = statistics.pstdev(values)
+    half = 1.96 * spread / len(values) ** 0.5
+    return (
+        f"mean {100 * statistics.mean(values):+.1f} (±{100 * half:.1f})"
+        f"  sd {100 * spread:.1f} ({len(values)})"
+    )
+
+
+def _draw_mean(state: State, seat: int, depth: Depth, judge: Judge, tag: str) -> float | None:
+    """The seat's chance after the draw at ``state``, every outcome weighed by its
+    likelihood, where the seat was not deciding and some outcome passes it the turn; else
+    None (the draw does not bring the seat its turn)."""
+    if seat in state.acting_seats():
+        return None
+    children = []
+    for outcome, likelihood in state.chance_outcomes():
+        child = state.clone()
+        child.apply_action(outcome)
+        children.append((child, likelihood))
+    if not any(seat in child.acting_seats() for child, _ in children):
+        return None
+    total = 0.0
+    for k, (child, likelihood) in enumerate(children):
+        if child.is_terminal():
+            value = child.returns()[seat]
+        else:
+            value, _ = position_chance(SeatWindow(child, seat), depth, judge, f"{tag}/{k}")
+        total += likelihood * value
+    return total
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -148,7 +204,7 @@ def main(argv: list[str] | None = None) -> int:
         help="judge by the game's estimate even where it ships a learned model",
     )
     args = parser.parse_args(argv)
-    games = args.game or game_ids()
+    games: list[str] = list(args.game or game_ids())
     for name in games:
         if name not in game_ids():
             parser.error(f"no game called {name!r}")
