@@ -7,7 +7,11 @@ Played on the same bank and deals as the record of ``hard-unclocked``, a variant
 pairs with the record deal by deal (``strength report RUN --against-previous RECORD``),
 which sees a difference of two or three points in about 300 matches. One contender is
 no search: ``strategy_alone``, the strategy hard is anchored to, never overruled, whose
-run paired with the record says what the search adds to its anchor. For example::
+run paired with the record says what the search adds to its anchor. Another keeps the
+search and changes its judgement: ``learned_leaves``, the cut-off leaves judged by a
+learned model whose file ``NECROPOLIS_LEAF_MODEL`` names (a ``necropolis train`` run's
+generation, not the game's shipped one), so that a model is tried in hard before it
+ships. For example::
 
     PYTHONPATH=research .venv/bin/necropolis strength play horus \\
         --lineup hard_variants:anchor_10,heuristic --deals 136 --bank 1 --nice 19 \\
@@ -16,9 +20,13 @@ run paired with the record says what the search adds to its anchor. For example:
 
 from __future__ import annotations
 
+import os
+
 from necropolis.analysis.headroom import HardSearch
+from necropolis.bots.judgement import LearnedEvaluator, Network
 from necropolis.bots.levels import BlunderingBot
 from necropolis.engine.driver import Player
+from necropolis.games import load_game
 
 
 def anchor_10() -> Player:
@@ -46,3 +54,16 @@ def strategy_alone() -> Player:
     ``level_policy``), never overruled, so that its run paired with hard's record shows
     what the search adds to its anchor."""
     return BlunderingBot("level-strategy", lambda game: 0.0)
+
+
+def learned_leaves() -> Player:
+    """Hard's search, anchored as hard is, its cut-off leaves judged by the model in the
+    file ``NECROPOLIS_LEAF_MODEL`` names, as the searching seat sees each world."""
+    path = os.environ.get("NECROPOLIS_LEAF_MODEL")
+    if not path:
+        raise ValueError("name the model's file in NECROPOLIS_LEAF_MODEL")
+    network = Network.load(path)
+    game = load_game(str(network.meta["game"]), players=int(network.meta["players"]))
+    bot = HardSearch(1, "hard-learned-leaves")
+    bot.judgement = LearnedEvaluator(game, network)
+    return bot
