@@ -4,10 +4,14 @@ clear refusals of what it cannot do."""
 from __future__ import annotations
 
 import json
+import signal
+import subprocess
+import sys
 from pathlib import Path
 
 from typer.testing import CliRunner
 
+from necropolis.analysis.training import Trainer
 from necropolis.bots.judgement import Network
 from necropolis.cli.main import app
 
@@ -110,3 +114,31 @@ def test_the_calibration_of_a_game_s_estimate_and_of_a_model_beside_it(tmp_path:
     wrong = runner.invoke(app, [*args, "--model", str(kept / "horus-2p.npz")])
     assert wrong.exit_code != 0
     assert "is a model of horus at 2 players, not luxor2001" in " ".join(wrong.output.split())
+
+
+def test_sigterm_ends_a_background_run_at_a_round_s_end_with_nothing_lost(
+    tmp_path: Path,
+) -> None:
+    # A run started in the background by a script ignores SIGINT; SIGTERM is how it is
+    # stopped, and the matches it reported before the signal must be in its checkpoint.
+    folder = tmp_path / "run"
+    args = [sys.executable, "-m", "necropolis.cli.main", "train", "luxor2001"]
+    args += ["--dir", str(folder), "--nice", "0", "--hidden", "8", "--seed", "3"]
+    args += ["--generation-matches", "1000", "--reference-deals", "0"]
+    process = subprocess.Popen(
+        args, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, bufsize=1
+    )
+    assert process.stdout is not None
+    reported = 0
+    for line in process.stdout:
+        if "matches," in line:  # a round's progress line
+            reported = int(line.split(": ")[1].split(" matches")[0])
+            process.send_signal(signal.SIGTERM)
+            break
+    output = process.stdout.read()
+    assert process.wait(timeout=120) == 0, output
+    assert "stopped at the end of a round" in output
+    # the round under way when the signal came was finished and kept, not thrown away
+    resumed = Trainer("luxor2001", folder, say=lambda line: None)
+    assert resumed.run.matches >= reported >= 10
+    assert resumed.run.matches % resumed.run.settings.round_matches == 0

@@ -438,6 +438,9 @@ class Trainer:
     ) -> None:
         self.folder = folder
         self.say = say
+        #: Set (by :meth:`request_stop`, e.g. from a signal handler) to end the run at
+        #: the end of the round under way, with a checkpoint, as ``hours`` ending does.
+        self.stop_requested = False
         folder.mkdir(parents=True, exist_ok=True)
         checkpoint = folder / "checkpoint.npz"
         if checkpoint.exists():
@@ -607,7 +610,11 @@ class Trainer:
         deadline = time.monotonic() + hours * 3600 if hours is not None else math.inf
         last_save = time.monotonic()
         done = 0
-        while time.monotonic() < deadline and (rounds is None or done < rounds):
+        while (
+            time.monotonic() < deadline
+            and (rounds is None or done < rounds)
+            and not self.stop_requested
+        ):
             # CPU seconds where the matches are played here, else the wall clock's
             clock = time.process_time if workers == 1 else time.perf_counter
             started = clock()
@@ -632,6 +639,11 @@ class Trainer:
                 self.save()
                 last_save = time.monotonic()
         self.save()
+
+    def request_stop(self) -> None:
+        """End :meth:`train` once the round (or the gate) under way is done, with a
+        checkpoint: nothing played is lost. Safe to call from a signal handler."""
+        self.stop_requested = True
 
     def last_gate(self) -> str:
         if not self.run.record:

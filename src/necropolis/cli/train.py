@@ -4,8 +4,10 @@ Runs :class:`~necropolis.analysis.training.Trainer` in a folder of its own (by d
 ``training/GAME-Np`` under the current directory): a folder that holds a checkpoint is
 taken up again where it stopped, with the settings it began with. Progress is printed a
 line a round (matches, positions, loss, calibration, the last gate) and kept in the
-folder's ``progress.log``; every generation's gate is in its ``record.json``. ``--export``
-writes the last kept model to a file (a game ships it as ``judgement-<N>p.npz``).
+folder's ``progress.log``; every generation's gate is in its ``record.json``. SIGTERM
+stops a run at the end of its round with a checkpoint (a second SIGTERM, or Ctrl-C, at
+once, back to the last checkpoint). ``--export`` writes the last kept model to a file (a
+game ships it as ``judgement-<N>p.npz``).
 """
 
 from __future__ import annotations
@@ -13,14 +15,20 @@ from __future__ import annotations
 import os
 import shlex
 import shutil
+import signal
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from necropolis.cli.common import console, fail
 from necropolis.engine.errors import NecropolisError
 from necropolis.games import game_class
+
+if TYPE_CHECKING:
+    from necropolis.analysis.training import Trainer
 
 
 def train(
@@ -194,11 +202,38 @@ def train(
         raise fail(str(exc)) from None
     if trainer.run.settings != settings and (run_folder / "checkpoint.npz").exists():
         say("(the run goes on with the settings it began with)")
+    with _stopped_by_sigterm(trainer, say):
+        try:
+            trainer.train(hours=hours, rounds=rounds, workers=workers)
+        except KeyboardInterrupt:
+            say("stopped; the last checkpoint is where it resumes")
+            raise typer.Exit(130) from None
+    if trainer.stop_requested:
+        say("stopped at the end of a round, checkpointed: nothing played is lost")
+
+
+@contextmanager
+def _stopped_by_sigterm(trainer: Trainer, say: Callable[[str], None]) -> Iterator[None]:
+    """While training, the first SIGTERM ends the run at the end of its round, checkpointed
+    (a run started in the background by a script ignores SIGINT, so SIGTERM is how it is
+    stopped); a second one stops it at once, as Ctrl-C does, losing what the last
+    checkpoint does not hold."""
+
+    def on_term(signum: int, frame: object) -> None:
+        if trainer.stop_requested:
+            raise KeyboardInterrupt
+        trainer.request_stop()
+        say("SIGTERM: stopping at the end of this round (again: at once)")
+
     try:
-        trainer.train(hours=hours, rounds=rounds, workers=workers)
-    except KeyboardInterrupt:
-        say("stopped; the last checkpoint is where it resumes")
-        raise typer.Exit(130) from None
+        before = signal.signal(signal.SIGTERM, on_term)
+    except ValueError:  # not the main thread (a test's runner): no handler to install
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, before)
 
 
 def _report(game_id: str, run_folder: Path, out: Path, matches: int, seed: int) -> None:
