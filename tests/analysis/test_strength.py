@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -252,3 +253,32 @@ def test_runs_on_duplicate_deals_give_rows_of_their_own(tmp_path: Path) -> None:
     assert reliability["target_met"] is True
     (record,) = luxor["training"]
     assert (record["generation_count"], record["matches"]) == (2, 1200)
+
+
+def test_a_run_of_three_players_on_duplicate_deals_is_held_to_its_fair_share(
+    tmp_path: Path,
+) -> None:
+    # Three seatings a deal (the lineup turned round the table); hard wins both of every
+    # three matches that the rotation gives it: a share of 2/3, twice its fair third, then
+    # a run in which it wins one of three, its fair share exactly.
+    lineup = ["hard-unclocked", "heuristic", "heuristic"]
+
+    def run_of(won: Callable[[int], bool]) -> DuelRun:
+        run = DuelRun("horus", {"players": 3}, lineup, 5, 40, command="necropolis x")
+        for i in range(120):
+            deal, seating = divmod(i, 3)
+            seated = tuple(lineup[seating:] + lineup[:seating])
+            seat = seated.index(lineup[0])
+            winner = seat if won(i) else (seat + 1) % 3
+            returns = tuple(1.0 if k == winner else 0.0 for k in range(3))
+            run.matches.append(DuelMatch(deal, seating, seated, returns, returns, 90, ()))
+        return run
+
+    run_of(lambda i: i % 3 != 2).write(tmp_path / "strong.jsonl")
+    run_of(lambda i: i % 3 == 0).write(tmp_path / "fair.jsonl")
+    runs = {"horus": {"hard_vs_heuristics": [{"file": "strong.jsonl"}, {"file": "fair.jsonl"}]}}
+    (tmp_path / "runs.json").write_text(json.dumps(runs))
+    strong, fair = summarize(tmp_path)["games"]["horus"]["hard_vs_heuristics"]
+    assert (strong["players"], strong["matches"], strong["planned_matches"]) == (3, 120, 120)
+    assert strong["share_of_fair"] == 2.0 and strong["target_met"] is True
+    assert fair["share_of_fair"] == 1.0 and fair["target_met"] is False
