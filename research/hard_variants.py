@@ -11,7 +11,10 @@ run paired with the record says what the search adds to its anchor. Another keep
 search and changes its judgement: ``learned_leaves``, the cut-off leaves judged by a
 learned model whose file ``NECROPOLIS_LEAF_MODEL`` names (a ``necropolis train`` run's
 generation, not the game's shipped one), so that a model is tried in hard before it
-ships. For example::
+ships; ``blended_leaves`` judges them by that model and the game's estimate together
+(their chances averaged, the model's share ``NECROPOLIS_LEAF_WEIGHT``, a half unless
+set), since two judges of about equal calibration that err in different places should
+err less together than either alone. For example::
 
     PYTHONPATH=research .venv/bin/necropolis strength play horus \\
         --lineup hard_variants:anchor_10,heuristic --deals 136 --bank 1 --nice 19 \\
@@ -26,6 +29,7 @@ from necropolis.analysis.headroom import HardSearch
 from necropolis.bots.judgement import LearnedEvaluator, Network
 from necropolis.bots.levels import BlunderingBot
 from necropolis.engine.driver import Player
+from necropolis.engine.protocol import Game, State
 from necropolis.games import load_game
 
 
@@ -59,11 +63,46 @@ def strategy_alone() -> Player:
 def learned_leaves() -> Player:
     """Hard's search, anchored as hard is, its cut-off leaves judged by the model in the
     file ``NECROPOLIS_LEAF_MODEL`` names, as the searching seat sees each world."""
+    game, network = _leaf_model()
+    bot = HardSearch(1, "hard-learned-leaves")
+    bot.judgement = LearnedEvaluator(game, network)
+    return bot
+
+
+class _Blend(LearnedEvaluator):
+    """A learned model and the game's estimate, their chances averaged at a leaf."""
+
+    def __init__(self, game: Game, network: Network, weight: float) -> None:
+        super().__init__(game, network)
+        self.weight = weight
+
+    def leaf_returns(self, state: State, viewer: int) -> list[float]:
+        if state.is_terminal():
+            return state.returns()
+        learned = super().leaf_returns(state, viewer)
+        estimate = state.estimate_returns()
+        w = self.weight
+        return [w * a + (1.0 - w) * b for a, b in zip(learned, estimate, strict=True)]
+
+
+def blended_leaves() -> Player:
+    """Hard's search, anchored as hard is, its cut-off leaves judged by the model in the
+    file ``NECROPOLIS_LEAF_MODEL`` names and by the game's estimate, averaged (the
+    model's share ``NECROPOLIS_LEAF_WEIGHT``, 0.5 unless set)."""
+    game, network = _leaf_model()
+    weight = float(os.environ.get("NECROPOLIS_LEAF_WEIGHT", "0.5"))
+    if not 0.0 <= weight <= 1.0:
+        raise ValueError("NECROPOLIS_LEAF_WEIGHT is a share: between 0 and 1")
+    bot = HardSearch(1, f"hard-blended-leaves-{weight:g}")
+    bot.judgement = _Blend(game, network, weight)
+    return bot
+
+
+def _leaf_model() -> tuple[Game, Network]:
+    """The model ``NECROPOLIS_LEAF_MODEL`` names, and the game it was trained for."""
     path = os.environ.get("NECROPOLIS_LEAF_MODEL")
     if not path:
         raise ValueError("name the model's file in NECROPOLIS_LEAF_MODEL")
     network = Network.load(path)
     game = load_game(str(network.meta["game"]), players=int(network.meta["players"]))
-    bot = HardSearch(1, "hard-learned-leaves")
-    bot.judgement = LearnedEvaluator(game, network)
-    return bot
+    return game, network
