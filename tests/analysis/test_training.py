@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 
 import necropolis
+from necropolis.analysis import training
 from necropolis.analysis.training import (
     MatchData,
     Settings,
@@ -20,9 +21,10 @@ from necropolis.analysis.training import (
     load_checkpoint,
     td_targets,
 )
+from necropolis.bots import ISMCTSBot
 from necropolis.bots.judgement import JudgementBot, LearnedEvaluator, Network, model_bot
 from necropolis.engine import SeatWindow
-from necropolis.engine.driver import play_match
+from necropolis.engine.driver import Player, play_match
 from tests.bots.test_bots_on_games import decision_points
 
 #: A tiny run: a few two-player luxor2001 matches a round, no gates.
@@ -260,3 +262,37 @@ def test_a_new_run_may_start_from_a_kept_model(tmp_path: Path) -> None:
     wider = replace(TINY, hidden=(9,))
     with pytest.raises(ValueError, match="not a model"):
         Trainer("luxor2001", tmp_path / "c", settings=wider, say=quiet, start=tmp_path / "kept.npz")
+
+
+def test_expert_iteration_gates_the_search_on_each_model(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A model trained to serve the search is gated by the search on it, not by the
+    # one-ply bot: the gate's players are the search, and its matches are the search's.
+    settings = Settings(
+        hidden=(8,),
+        round_matches=1,
+        replay_matches=2,
+        generation_matches=1,
+        gate_deals=1,
+        reference_deals=1,
+        reference="random",
+        search_iterations=3,
+    )
+    made: list[Player] = []
+    original = training.search_bot
+
+    def counted(path: str, iterations: int) -> Player:
+        bot = original(path, iterations)
+        made.append(bot)
+        return bot
+
+    monkeypatch.setattr(training, "search_bot", counted)
+    trainer = Trainer("luxor2001", tmp_path, seed=3, settings=settings, say=quiet)
+    trainer.train(rounds=2)
+    first, second = trainer.run.record
+    assert first["reference"]["matches"] == 2 and second["gate"]["matches"] == 2
+    # 2 reference matches for each generation, and 2 gate matches of two searches
+    assert len(made) == 2 + 2 + 2 * 2
+    assert all(isinstance(bot, ISMCTSBot) and bot.iterations == 3 for bot in made)
+    assert {bot.name for bot in made} == {"generation-000", "generation-001", "kept"}

@@ -15,8 +15,10 @@ of the outcome distribution plus a share of the margin's squared error, minimise
 A *generation* is ``generation_matches`` self-play matches. At its end the model is
 **gated**: it plays the last kept model (the game's heuristic, before the first) on
 ``gate_deals`` duplicate deals, each in both seatings (:mod:`necropolis.analysis.duel`),
-and is kept if its score share is above a half; it also plays the heuristic on
-``reference_deals`` deals of one bank, which gives the curve of strength by generation.
+each model played as self-play plays it (the one-ply bot, or with expert iteration the
+search on the model), and is kept if its score share is above a half; it also plays the
+heuristic on ``reference_deals`` deals of one bank, which gives the curve of strength by
+generation.
 Self-play goes on from the trained model either way; what is kept is what ships.
 
 A run lives in a folder (outside the repository): ``checkpoint.npz`` (the model, the
@@ -104,7 +106,8 @@ class Settings:
     #: Expert iteration instead of the one-ply bot: the matches are played by hard's
     #: search with this many iterations a decision, its leaves judged by the model (and
     #: anchored to the level strategy as hard is), and the model learns to judge where
-    #: that play leads. 0: the one-ply bot. Far dearer a match (a lent machine's cores).
+    #: that play leads; its gates are played by the same search. 0: the one-ply bot. Far
+    #: dearer a match (a lent machine's cores).
     search_iterations: int = 0
 
     @classmethod
@@ -185,7 +188,7 @@ def play_one(
     judge = LearnedEvaluator(game, Network(layers), features)
     model: Player
     if settings.search_iterations:
-        model = Exploring(_searcher(settings, judge), settings.epsilon)
+        model = Exploring(_searcher(settings.search_iterations, judge), settings.epsilon)
     else:
         model = JudgementBot(judge, epsilon=settings.epsilon, turn_leaves=settings.turn_leaves)
     n = settings.players
@@ -198,20 +201,38 @@ def play_one(
     return self_play(game, features, lineup, match, features.margin_scale)
 
 
-def _searcher(settings: Settings, judge: LearnedEvaluator) -> Player:
+def _searcher(iterations: int, judge: LearnedEvaluator, name: str = "search") -> Player:
     """Hard's search (its cutoff and exploration, anchored as hard is) with
-    ``settings.search_iterations`` iterations and its leaves judged by the model: the
-    player of expert iteration, whose play the model then learns to judge."""
+    ``iterations`` iterations a decision and its leaves judged by the model: the player of
+    expert iteration, whose play the model then learns to judge."""
     from necropolis.bots.levels import HARD_CUTOFF, HARD_EXPLORATION
 
     return ISMCTSBot(
-        iterations=settings.search_iterations,
+        iterations=iterations,
         exploration=HARD_EXPLORATION,
         cutoff=HARD_CUTOFF,
         anchor="game",
-        name="search",
+        name=name,
         judgement=judge,
     )
+
+
+def search_bot(path: str, iterations: int) -> Player:
+    """Expert iteration's player on the model in the file ``path`` (its meta names the
+    game and players), for gates whose bots are made in worker processes."""
+    network = Network.load(path)
+    game = load_game(str(network.meta["game"]), players=int(network.meta["players"]))
+    return _searcher(iterations, LearnedEvaluator(game, network), name=Path(path).stem)
+
+
+def _player_of(settings: Settings, path: Path) -> Callable[[], Player]:
+    """How a gate makes the player of the model in ``path``: the one-ply bot, or with
+    expert iteration the search on the model, since that is the player the model is
+    trained to serve (a model judged by the one-ply bot alone is gated on play it never
+    makes)."""
+    if settings.search_iterations:
+        return partial(search_bot, str(path), settings.search_iterations)
+    return partial(model_bot, str(path))
 
 
 def self_play(
@@ -558,15 +579,13 @@ class Trainer:
         model = run.network.copy()
         model.meta = self.model_meta()
         model.save(path)
-        candidate = Contender(f"generation-{run.generation}", partial(model_bot, str(path)))
+        candidate = Contender(f"generation-{run.generation}", _player_of(s, path))
         kept_path = self.folder / "kept.npz"
         bank = run.seed + 1
         started = time.perf_counter()
         gate_figures: dict[str, Any] | None = None
         if run.kept_generation is not None:
-            kept_one = Contender(
-                f"generation-{run.kept_generation}", partial(model_bot, str(kept_path))
-            )
+            kept_one = Contender(f"generation-{run.kept_generation}", _player_of(s, kept_path))
             gate = compare(candidate, kept_one, run.game_id, s.gate_deals, bank, workers)
             gate_figures = gate.figures()
         reference_figures: dict[str, Any] | None = None
