@@ -4,11 +4,13 @@ clear refusals of what it cannot do."""
 from __future__ import annotations
 
 import json
+import os
 import signal
 import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from necropolis.analysis.training import Trainer
@@ -116,24 +118,33 @@ def test_the_calibration_of_a_game_s_estimate_and_of_a_model_beside_it(tmp_path:
     assert "is a model of horus at 2 players, not luxor2001" in " ".join(wrong.output.split())
 
 
+@pytest.mark.parametrize("workers", [1, 2])
 def test_sigterm_ends_a_background_run_at_a_round_s_end_with_nothing_lost(
-    tmp_path: Path,
+    tmp_path: Path, workers: int
 ) -> None:
     # A run started in the background by a script ignores SIGINT; SIGTERM is how it is
     # stopped, and the matches it reported before the signal must be in its checkpoint.
+    # The whole process group is signalled, as a shell's kill of a job is: the forked
+    # workers of a run on several processes must not keep it from ending.
     folder = tmp_path / "run"
     args = [sys.executable, "-m", "necropolis.cli.main", "train", "luxor2001"]
     args += ["--dir", str(folder), "--nice", "0", "--hidden", "8", "--seed", "3"]
+    args += ["--workers", str(workers)]
     args += ["--generation-matches", "1000", "--reference-deals", "0"]
     process = subprocess.Popen(
-        args, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, bufsize=1
+        args,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        bufsize=1,
+        start_new_session=True,
     )
     assert process.stdout is not None
     reported = 0
     for line in process.stdout:
         if "matches," in line:  # a round's progress line
             reported = int(line.split(": ")[1].split(" matches")[0])
-            process.send_signal(signal.SIGTERM)
+            os.killpg(process.pid, signal.SIGTERM)
             break
     output = process.stdout.read()
     assert process.wait(timeout=120) == 0, output

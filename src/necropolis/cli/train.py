@@ -219,7 +219,14 @@ def _stopped_by_sigterm(trainer: Trainer, say: Callable[[str], None]) -> Iterato
     stopped); a second one stops it at once, as Ctrl-C does, losing what the last
     checkpoint does not hold."""
 
+    home = os.getpid()
+
     def on_term(signum: int, frame: object) -> None:
+        if os.getpid() != home:
+            # A worker forked while training (a kill of the whole job reaches it too)
+            # goes on: its round is what the first SIGTERM waits for, and the main
+            # process ends the pool.
+            return
         if trainer.stop_requested:
             raise KeyboardInterrupt
         trainer.request_stop()
