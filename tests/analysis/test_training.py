@@ -12,7 +12,8 @@ import numpy as np
 import pytest
 
 import necropolis
-from necropolis.analysis import training
+from necropolis.analysis import duel, training
+from necropolis.analysis.duel import DuelRun
 from necropolis.analysis.training import (
     MatchData,
     Settings,
@@ -296,3 +297,49 @@ def test_expert_iteration_gates_the_search_on_each_model(
     assert len(made) == 2 + 2 + 2 * 2
     assert all(isinstance(bot, ISMCTSBot) and bot.iterations == 3 for bot in made)
     assert {bot.name for bot in made} == {"generation-000", "generation-001", "kept"}
+
+
+def test_a_reference_gate_keeps_no_generation_that_does_worse_against_the_reference(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    settings = Settings(
+        hidden=(8,),
+        round_matches=2,
+        replay_matches=3,
+        generation_matches=2,
+        gate_deals=1,
+        reference_deals=2,
+        reference="random",
+        reference_gate=True,
+    )
+    trainer = Trainer("luxor2001", tmp_path / "a", seed=2, settings=settings, say=quiet)
+    trainer.train(rounds=3)
+    first, *later = trainer.run.record
+    assert first["kept"] and first["reference_against_kept"] is None
+    for entry in later:
+        versus = entry["reference_against_kept"]
+        assert versus["deals"] == 2
+        assert entry["kept"] == (entry["gate"]["score_share"] > 0.5 and versus["difference"] >= 0)
+    # every generation met the reference on the same deals, each run kept
+    runs = [DuelRun.read(tmp_path / "a" / f"reference-{g:03d}.jsonl") for g in range(3)]
+    assert {(r.bank, r.deals) for r in runs} == {(runs[0].bank, 2)}
+    assert len({r.candidate for r in runs}) == 3
+
+    # Worse against the reference every time: nothing after the first generation is kept,
+    # whatever its gate; without the reference gate, the gate alone decides.
+    def worse(run: DuelRun, previous: DuelRun) -> dict[str, object]:
+        return {"deals": 2, "difference": -0.25, "ci95": [-0.5, 0.0]}
+
+    monkeypatch.setattr(duel, "paired", worse)
+    strict = Trainer("luxor2001", tmp_path / "b", seed=2, settings=settings, say=quiet)
+    strict.train(rounds=3)
+    assert [e["kept"] for e in strict.run.record] == [True, False, False]
+    assert strict.run.kept_generation == 0
+    lenient = replace(settings, reference_gate=False)
+    plain = Trainer("luxor2001", tmp_path / "c", seed=2, settings=lenient, say=quiet)
+    plain.train(rounds=3)
+    for entry in plain.run.record[1:]:
+        assert entry["kept"] == (entry["gate"]["score_share"] > 0.5)
+        assert entry["reference_against_kept"]["difference"] == -0.25
+    # generation 1 passed its gate (from this seed): the reference gate alone refused it
+    assert plain.run.record[1]["kept"] and strict.run.record[1]["gate"]["score_share"] > 0.5

@@ -62,6 +62,11 @@ def test_bad_requests_are_refused_clearly(tmp_path: Path) -> None:
         (["train", "luxor2001", "--dir", str(tmp_path), "--hidden", "big"], "--hidden"),
         (["train", "luxor2001", "--dir", str(tmp_path), "--export", "x.npz"], "no kept model"),
         (["train", "nogame"], "no game called"),
+        (
+            ["train", "luxor2001", "--dir", str(tmp_path), "--reference-gate"]
+            + ["--reference-deals", "0"],
+            "--reference-gate needs --reference-deals",
+        ),
     ]
     for args, message in cases:
         result = runner.invoke(app, args)

@@ -17,14 +17,17 @@ A *generation* is ``generation_matches`` self-play matches. At its end the model
 ``gate_deals`` duplicate deals, each in both seatings (:mod:`necropolis.analysis.duel`),
 each model played as self-play plays it (the one-ply bot, or with expert iteration the
 search on the model), and is kept if its score share is above a half; it also plays the
-heuristic on ``reference_deals`` deals of one bank, which gives the curve of strength by
-generation.
-Self-play goes on from the trained model either way; what is kept is what ships.
+heuristic on ``reference_deals`` deals of one bank, the same every generation, which
+gives the curve of strength by generation and pairs each generation with the last kept
+one deal by deal; with ``reference_gate`` a generation that does worse there is not
+kept either. Self-play goes on from the trained model either way; what is kept is what
+ships.
 
 A run lives in a folder (outside the repository): ``checkpoint.npz`` (the model, the
 optimiser, the replay window and every counter, written at round boundaries, so a
 stopped run resumes exactly where its last checkpoint left it), ``kept.npz`` and
 ``generation-NNN.npz`` (models, each with its meta: the command and seed that made it),
+``reference-NNN.jsonl`` (each generation's matches against the reference bot),
 ``record.json`` (every generation's gate and reference figures) and ``progress.log``. The
 same seed and settings give the same models, whether the run was stopped and resumed or
 not (on one machine: the floating point of another may differ in the last bits).
@@ -91,6 +94,11 @@ class Settings:
     reference_deals: int = 100
     #: The bot every generation is measured against (the curve of strength).
     reference: str = "heuristic"
+    #: Keep a generation only if, besides passing its gate, it also scores at least as
+    #: much against the reference bot as the last kept one did on the same deals (the
+    #: paired difference of their runs, each kept in the run's folder): self-play may
+    #: improve along a line that the reference's play does not test.
+    reference_gate: bool = False
     #: The first matches, played by the reference bot in every seat (a random move at
     #: ``epsilon`` too), so the judgement starts from play that knows the game rather
     #: than from a random model's; self-play takes over after them.
@@ -571,7 +579,7 @@ class Trainer:
     def gate(self, workers: int = 1) -> dict[str, Any]:
         """Save the generation's model, gate it against the last kept one (or the
         reference bot), measure it against the reference, and keep it if it passed."""
-        from necropolis.analysis.duel import Contender, compare
+        from necropolis.analysis.duel import Contender, DuelRun, compare, paired
 
         run = self.run
         s = run.settings
@@ -589,13 +597,24 @@ class Trainer:
             gate = compare(candidate, kept_one, run.game_id, s.gate_deals, bank, workers)
             gate_figures = gate.figures()
         reference_figures: dict[str, Any] | None = None
+        against_kept: dict[str, Any] | None = None
         if s.reference_deals:
             reference = compare(
                 candidate, s.reference, run.game_id, s.reference_deals, bank + 1, workers
             )
             reference_figures = reference.figures()
+            # Every generation meets the reference on the same deals: kept, its run pairs
+            # with any later generation's.
+            reference.write(self.reference_run(run.generation))
+            if run.kept_generation is not None:
+                kept_reference = self.reference_run(run.kept_generation)
+                if kept_reference.exists():
+                    figures = paired(reference, DuelRun.read(kept_reference))
+                    against_kept = {k: figures[k] for k in ("deals", "difference", "ci95")}
         # The first generation has nothing to be gated against: it is kept, and measured.
         kept = gate_figures is None or gate_figures["score_share"] > 0.5
+        if s.reference_gate and against_kept is not None:
+            kept = kept and against_kept["difference"] >= 0.0
         entry = {
             "generation": run.generation,
             "matches": run.matches,
@@ -603,6 +622,7 @@ class Trainer:
             "against": gate_figures["against"][0] if gate_figures else None,
             "gate": _summary(gate_figures) if gate_figures else None,
             "reference": _summary(reference_figures) if reference_figures else None,
+            "reference_against_kept": against_kept,
             "kept": kept,
             "seconds": round(time.perf_counter() - started, 1),
         }
@@ -659,6 +679,10 @@ class Trainer:
                 last_save = time.monotonic()
         self.save()
 
+    def reference_run(self, generation: int) -> Path:
+        """Where a generation's matches against the reference bot are kept."""
+        return self.folder / f"reference-{generation:03d}.jsonl"
+
     def request_stop(self) -> None:
         """End :meth:`train` once the round (or the gate) under way is done, with a
         checkpoint: nothing played is lost. Safe to call from a signal handler."""
@@ -686,6 +710,13 @@ class Trainer:
             text += (
                 f"; against the reference {ref['score_share']:.3f} "
                 f"({ref['ci95'][0]:.3f}-{ref['ci95'][1]:.3f}) of {ref['matches']}"
+            )
+        versus = entry.get("reference_against_kept")
+        if versus:
+            low, high = versus["ci95"]
+            text += (
+                f", {versus['difference']:+.3f} ({low:+.3f} to {high:+.3f}) on the "
+                f"same {versus['deals']} deals as the last kept"
             )
         return text
 

@@ -75,6 +75,14 @@ def train(
             help="share of the self-play matches with the reference bot in one seat",
         ),
     ] = 0.0,
+    reference_gate: Annotated[
+        bool,
+        typer.Option(
+            "--reference-gate",
+            help="keep a generation only if it also does no worse against the reference "
+            "bot than the last kept one, on the same deals",
+        ),
+    ] = False,
     turn_leaves: Annotated[
         int,
         typer.Option(
@@ -159,6 +167,8 @@ def train(
         raise fail(f"--hidden takes sizes such as 64 or 64,32, not {hidden!r}") from None
     if not sizes or min(sizes) < 1:
         raise fail("--hidden needs at least one layer of at least one unit")
+    if reference_gate and not reference_deals:
+        raise fail("--reference-gate needs --reference-deals: the deals it is judged on")
     if os.nice(0) < niceness:
         os.nice(niceness - os.nice(0))
     settings = Settings(
@@ -171,6 +181,7 @@ def train(
         reference_deals=reference_deals,
         warm_matches=warm,
         reference_share=reference_share,
+        reference_gate=reference_gate,
         turn_leaves=turn_leaves,
         search_iterations=search,
     )
@@ -181,6 +192,8 @@ def train(
     words += ["--reference-deals", str(reference_deals), "--warm", str(warm)]
     words += ["--reference-share", str(reference_share), "--turn-leaves", str(turn_leaves)]
     words += ["--search-iterations", str(search)]
+    if reference_gate:
+        words += ["--reference-gate"]
     words += ["--epsilon", str(epsilon), "--lambda", str(lam)]
     command = shlex.join(words)
     log = run_folder / "progress.log"
