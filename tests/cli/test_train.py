@@ -63,8 +63,10 @@ def test_bad_requests_are_refused_clearly(tmp_path: Path) -> None:
         (["train", "luxor2001", "--dir", str(tmp_path), "--export", "x.npz"], "no kept model"),
         (["train", "nogame"], "no game called"),
         (
-            ["train", "luxor2001", "--dir", str(tmp_path), "--reference-gate"]
-            + ["--reference-deals", "0"],
+            [
+                *["train", "luxor2001", "--dir", str(tmp_path), "--reference-gate"],
+                *["--reference-deals", "0"],
+            ],
             "--reference-gate needs --reference-deals",
         ),
     ]
