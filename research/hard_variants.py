@@ -29,7 +29,7 @@ from necropolis.analysis.headroom import HardSearch
 from necropolis.bots.judgement import LearnedEvaluator, Network
 from necropolis.bots.levels import BlunderingBot
 from necropolis.engine.driver import Player
-from necropolis.engine.protocol import Game, State
+from necropolis.engine.protocol import Game
 from necropolis.games import load_game
 
 
@@ -69,32 +69,14 @@ def learned_leaves() -> Player:
     return bot
 
 
-class _Blend(LearnedEvaluator):
-    """A learned model and the game's estimate, their chances averaged at a leaf."""
-
-    def __init__(self, game: Game, network: Network, weight: float) -> None:
-        super().__init__(game, network)
-        self.weight = weight
-
-    def leaf_returns(self, state: State, viewer: int) -> list[float]:
-        if state.is_terminal():
-            return state.returns()
-        learned = super().leaf_returns(state, viewer)
-        estimate = state.estimate_returns()
-        w = self.weight
-        return [w * a + (1.0 - w) * b for a, b in zip(learned, estimate, strict=True)]
-
-
 def blended_leaves() -> Player:
     """Hard's search, anchored as hard is, its cut-off leaves judged by the model in the
     file ``NECROPOLIS_LEAF_MODEL`` names and by the game's estimate, averaged (the
     model's share ``NECROPOLIS_LEAF_WEIGHT``, 0.5 unless set)."""
     game, network = _leaf_model()
     weight = float(os.environ.get("NECROPOLIS_LEAF_WEIGHT", "0.5"))
-    if not 0.0 <= weight <= 1.0:
-        raise ValueError("NECROPOLIS_LEAF_WEIGHT is a share: between 0 and 1")
     bot = HardSearch(1, f"hard-blended-leaves-{weight:g}")
-    bot.judgement = _Blend(game, network, weight)
+    bot.judgement = LearnedEvaluator(game, network, blend=weight)
     return bot
 
 

@@ -190,6 +190,20 @@ def test_a_learned_judgement_is_read_from_the_seat_s_view_of_each_world(
         expected = learned.judge([SeatWindow(w, seat) for w in worlds]).chances[:, seat]
         assert judge.chances(worlds, seat) == pytest.approx(list(expected))
     assert judge.chances([states[-1]], 0) == [states[-1].returns()[0]]
+    # Blended with the estimate, each chance and each mean is the two judges' weighed so.
+    half = LearnedJudge(LearnedEvaluator(game, learned.network, blend=0.5))
+    estimate = EstimateJudge()
+    worlds = [middle.resample(0, random.Random(k)) for k in range(3)]
+    assert half.chances(worlds, 0) == pytest.approx(
+        [
+            (a + b) / 2
+            for a, b in zip(judge.chances(worlds, 0), estimate.chances(worlds, 0), strict=True)
+        ]
+    )
+    assert half.mean(worlds, 0) == pytest.approx(
+        (judge.mean(worlds, 0) + estimate.mean(worlds, 0)) / 2
+    )
+    assert half.chances([states[-1]], 1) == [states[-1].returns()[1]]
     analysis = analyse_states(states, record.actions, Depth(worlds=2), judge).to_json()
     assert analysis["judge"] == learned.description
     for seat in analysis["seats"]:

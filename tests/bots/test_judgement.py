@@ -65,12 +65,13 @@ def test_features_have_the_declared_size_and_stay_small(game_id: str, players: i
 def test_judgements_read_only_the_seat_view(game_id: str, players: int) -> None:
     game = necropolis.load_game(game_id, players=players)
     learned = LearnedEvaluator(game, fresh_network(game))
+    blended = LearnedEvaluator(game, fresh_network(game), blend=0.5)
     estimate = EstimateEvaluator(game, worlds=2)
     for state in decision_points(game_id, players, 4):
         for seat in range(players):
             world = state.resample(seat, random.Random(7))
             assert world.view(seat) == state.view(seat)
-            for judge in (learned, estimate):
+            for judge in (learned, blended, estimate):
                 a = judge.judge([SharedDrawWindow(state, seat, state)])
                 b = judge.judge([SharedDrawWindow(world, seat, state)])
                 for x, y in zip(a, b, strict=True):
@@ -93,6 +94,55 @@ def test_a_learned_judgement_answers_in_seat_order() -> None:
     assert features is not None
     assert np.allclose(result.margins, 0.5 * features.margin_scale)
     assert judge.win_chances(SeatWindow(state, 1)) == pytest.approx([0.3, 0.7])
+
+
+def constant_network(game: necropolis.Game, viewer: float) -> Network:
+    """A network that ignores its inputs: the viewer wins with chance ``viewer``, the one
+    other seat with the rest (two players, no "nobody")."""
+    network = fresh_network(game)
+    network.layers[-1][0][:] = 0.0
+    network.layers[-1][1][:] = [math.log(viewer), math.log(1.0 - viewer), 0.5]
+    return network
+
+
+def test_a_blended_judgement_weighs_the_model_and_the_estimate_by_its_share() -> None:
+    game = necropolis.load_game("luxor", players=2)
+    network = constant_network(game, 0.8)
+    state = decision_points("luxor", 2, 3)[-1]
+    windows = [SeatWindow(state, 0), SeatWindow(state, 1)]
+    model = np.array([[0.8, 0.2], [0.2, 0.8]])
+    estimate = EstimateEvaluator(game).judge(windows)
+    for share in (0.0, 0.3, 1.0):
+        judge = LearnedEvaluator(game, network, blend=share)
+        result = judge.judge(windows)
+        assert np.allclose(result.chances, share * model + (1 - share) * estimate.chances)
+        # The margin is the model's: the estimate projects none.
+        assert np.allclose(result.margins, LearnedEvaluator(game, network).judge(windows).margins)
+        # At a search's leaf, the estimate of the drawn world itself, as with no model.
+        leaf = judge.leaf_returns(state, 1)
+        raw = state.estimate_returns()
+        assert leaf == pytest.approx(
+            [share * m + (1 - share) * r for m, r in zip(model[1], raw, strict=True)]
+        )
+    assert "blended" in LearnedEvaluator(game, network, blend=0.3).description
+    assert "blended" not in LearnedEvaluator(game, network).description
+
+
+def test_a_model_file_names_its_blend_and_a_share_outside_0_to_1_is_refused(
+    tmp_path: Path,
+) -> None:
+    game = necropolis.load_game("luxor", players=2)
+    network = constant_network(game, 0.6)
+    assert LearnedEvaluator(game, network).blend == 1.0
+    network.meta = {"game": "luxor", "players": 2, "blend": 0.25}
+    network.save(tmp_path / "model.npz")
+    loaded = Network.load(tmp_path / "model.npz")
+    assert LearnedEvaluator(game, loaded).blend == 0.25
+    # A blend given outright overrules the file's.
+    assert LearnedEvaluator(game, loaded, blend=1.0).blend == 1.0
+    for share in (-0.1, 1.5):
+        with pytest.raises(ValueError, match="share"):
+            LearnedEvaluator(game, network, blend=share)
 
 
 def test_horus_judges_the_chance_that_nobody_wins() -> None:
@@ -147,6 +197,12 @@ def test_bots_on_a_learned_judgement_decide_from_the_seat_view_alone(
         JudgementBot(judge),
         ISMCTSBot(iterations=20, cutoff=3, judgement=judge),
         ISMCTSBot(iterations=20, cutoff=3, anchor="game", judgement=judge),
+        ISMCTSBot(
+            iterations=20,
+            cutoff=3,
+            anchor="game",
+            judgement=LearnedEvaluator(game, judge.network, blend=0.5),
+        ),
     ]
     for state in decision_points(game_id, players, 3):
         seat = state.current_player()

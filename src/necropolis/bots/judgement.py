@@ -154,9 +154,24 @@ def encode_views(features: Features, views: Sequence[View]) -> Array:
 
 
 class LearnedEvaluator(Evaluator):
-    """A learned model's judgement (:class:`Network` on the game's features)."""
+    """A learned model's judgement (:class:`Network` on the game's features), blended
+    with the game's estimate where the model says so.
 
-    def __init__(self, game: Game, network: Network, features: Features | None = None) -> None:
+    ``blend`` (None: the model file's ``meta["blend"]``, else 1) is the model's share of
+    each chance to win; the rest is the estimate's, as :class:`EstimateEvaluator` judges
+    a window and as a search backs it up at a leaf (:meth:`leaf_returns`). Two judges about
+    equally well calibrated that err in different places err less averaged: luxor's first
+    model and its estimate are such a pair (``docs/strength.md``, "A learned judgement").
+    The margin is the model's alone, since the estimate projects none.
+    """
+
+    def __init__(
+        self,
+        game: Game,
+        network: Network,
+        features: Features | None = None,
+        blend: float | None = None,
+    ) -> None:
         super().__init__(game)
         found = features if features is not None else game.features()
         if found is None:
@@ -170,19 +185,37 @@ class LearnedEvaluator(Evaluator):
                 f"{game.id} at {n} players needs {found.size(n)} and {expected}"
             )
         self.network = network
+        share = float(network.meta.get("blend", 1.0)) if blend is None else float(blend)
+        if not 0.0 <= share <= 1.0:
+            raise ValueError(f"a blend is the model's share of a judgement, 0 to 1: not {share}")
+        #: The model's share of each chance to win (1: the model alone).
+        self.blend = share
+        self._estimate = EstimateEvaluator(game) if share < 1.0 else None
         #: How far the one-ply bot looked at the rest of a turn in the self-play that
         #: trained the model (:attr:`JudgementBot.turn_leaves`): it plays best looking so.
         self.turn_leaves = int(network.meta.get("settings", {}).get("turn_leaves", 0))
         generation = network.meta.get("generation")
-        self.description = "learned model" + (
-            f", generation {generation}" if generation is not None else ""
+        self.description = (
+            "learned model"
+            + (f", generation {generation}" if generation is not None else "")
+            + (f", {share:g} of it blended with the estimate" if share < 1.0 else "")
         )
 
     def judge(self, windows: Sequence[SeatWindow]) -> Judgement:
-        return self.judge_views([w.view() for w in windows])
+        found = self.judge_views([w.view() for w in windows])
+        if self._estimate is None:
+            return found
+        other = self._estimate.judge(windows)
+        w = self.blend
+        return Judgement(
+            w * found.chances + (1.0 - w) * other.chances,
+            w * found.nobody + (1.0 - w) * other.nobody,
+            found.margins,
+        )
 
     def judge_views(self, views: Sequence[View]) -> Judgement:
-        """The judgement of each view, from the seat it was built for (``view["seat"]``)."""
+        """The model's own judgement of each view (never blended: a view alone gives the
+        estimate no world), from the seat it was built for (``view["seat"]``)."""
         probs, margins = self.network.forward(encode_views(self.features, views))
         return self.absolute(probs, margins, [int(v["seat"]) for v in views])
 
@@ -195,7 +228,14 @@ class LearnedEvaluator(Evaluator):
         x = np.array([self.features.encode(state.view(viewer))])
         probs, _ = self.network.forward(x)
         n = self.game.num_players
-        return [float(p) for p in np.roll(probs[0, :n], viewer)]
+        learned = [float(p) for p in np.roll(probs[0, :n], viewer)]
+        if self.blend >= 1.0:
+            return learned
+        # The world is one the viewer's search drew, so the estimate may read all of it,
+        # as the search does at a leaf with no model.
+        w = self.blend
+        estimate = state.estimate_returns()
+        return [w * a + (1.0 - w) * b for a, b in zip(learned, estimate, strict=True)]
 
     def absolute(self, probs: Array, margins: Array, seats: Sequence[int]) -> Judgement:
         """The network's outputs (seats relative to each row's viewer) in seat order."""

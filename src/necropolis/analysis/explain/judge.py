@@ -88,13 +88,15 @@ class EstimateJudge:
 
 class LearnedJudge:
     """A learned judgement of each world from the seat's view of it (a finished world:
-    its true returns). A match that nobody wins counts as nothing, as in the returns."""
+    its true returns). A match that nobody wins counts as nothing, as in the returns.
+    Where the model is blended with the estimate (:attr:`LearnedEvaluator.blend`), each
+    chance and each mean is blended as :class:`EstimateJudge` gives them."""
 
     def __init__(self, learned: LearnedEvaluator) -> None:
         self.learned = learned
         self.name = learned.description
 
-    def chances(self, worlds: Sequence[State], seat: int) -> list[float]:
+    def _learned_chances(self, worlds: Sequence[State], seat: int) -> list[float]:
         out = [0.0] * len(worlds)
         views = []
         pending = []
@@ -111,8 +113,20 @@ class LearnedJudge:
                 out[i] = float(chance)
         return out
 
+    def chances(self, worlds: Sequence[State], seat: int) -> list[float]:
+        learned = self._learned_chances(worlds, seat)
+        w = self.learned.blend
+        if w >= 1.0:
+            return learned
+        estimate = EstimateJudge().chances(worlds, seat)
+        return [w * a + (1.0 - w) * b for a, b in zip(learned, estimate, strict=True)]
+
     def mean(self, worlds: Sequence[State], seat: int) -> float:
-        return _mean(self.chances(worlds, seat))
+        learned = _mean(self._learned_chances(worlds, seat))
+        w = self.learned.blend
+        if w >= 1.0:
+            return learned
+        return w * learned + (1.0 - w) * EstimateJudge().mean(worlds, seat)
 
 
 def _mean(values: Sequence[float]) -> float:
