@@ -49,6 +49,15 @@ def fresh_network(game: necropolis.Game, seed: int = 0, hidden: int = 16) -> Net
     return Network.fresh(sizes, np.random.default_rng(seed))
 
 
+def constant_network(game: necropolis.Game, viewer: float) -> Network:
+    """A network that ignores its inputs: the viewer wins with chance ``viewer``, the one
+    other seat with the rest (two players, no "nobody")."""
+    network = fresh_network(game)
+    network.layers[-1][0][:] = 0.0
+    network.layers[-1][1][:] = [math.log(viewer), math.log(1.0 - viewer), 0.5]
+    return network
+
+
 @pytest.mark.parametrize(("game_id", "players"), every_count())
 def test_features_have_the_declared_size_and_stay_small(game_id: str, players: int) -> None:
     game = necropolis.load_game(game_id, players=players)
@@ -82,10 +91,7 @@ def test_a_learned_judgement_answers_in_seat_order() -> None:
     # A network that ignores its inputs and gives the viewer 0.7: each seat judging its
     # own view sees itself at 0.7 and its rival at 0.3, whichever seat it is.
     game = necropolis.load_game("luxor2001", players=2)
-    network = fresh_network(game)
-    network.layers[-1][0][:] = 0.0
-    network.layers[-1][1][:] = [math.log(0.7), math.log(0.3), 0.5]
-    judge = LearnedEvaluator(game, network)
+    judge = LearnedEvaluator(game, constant_network(game, 0.7))
     state = decision_points("luxor2001", 2, 1)[0]
     result = judge.judge([SeatWindow(state, 0), SeatWindow(state, 1)])
     assert np.allclose(result.chances, [[0.7, 0.3], [0.3, 0.7]])
@@ -94,15 +100,6 @@ def test_a_learned_judgement_answers_in_seat_order() -> None:
     assert features is not None
     assert np.allclose(result.margins, 0.5 * features.margin_scale)
     assert judge.win_chances(SeatWindow(state, 1)) == pytest.approx([0.3, 0.7])
-
-
-def constant_network(game: necropolis.Game, viewer: float) -> Network:
-    """A network that ignores its inputs: the viewer wins with chance ``viewer``, the one
-    other seat with the rest (two players, no "nobody")."""
-    network = fresh_network(game)
-    network.layers[-1][0][:] = 0.0
-    network.layers[-1][1][:] = [math.log(viewer), math.log(1.0 - viewer), 0.5]
-    return network
 
 
 def test_a_blended_judgement_weighs_the_model_and_the_estimate_by_its_share() -> None:
@@ -222,9 +219,7 @@ def test_a_search_on_a_learned_judgement_backs_up_its_values() -> None:
     # A judgement that ignores the position and gives the viewer 0.9: every cut-off leaf
     # is worth 0.9 to the searcher, so every root move's mean is about that.
     game = necropolis.load_game("luxor2001", players=2)
-    network = fresh_network(game)
-    network.layers[-1][0][:] = 0.0
-    network.layers[-1][1][:] = [math.log(0.9), math.log(0.1), 0.0]
+    network = constant_network(game, 0.9)
     bot = ISMCTSBot(iterations=200, cutoff=2, judgement=LearnedEvaluator(game, network))
     state = decision_points("luxor2001", 2, 1)[0]
     bot.choose(SeatWindow(state, state.current_player()), random.Random(1))
