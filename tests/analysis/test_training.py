@@ -265,6 +265,45 @@ def test_a_new_run_may_start_from_a_kept_model(tmp_path: Path) -> None:
         Trainer("luxor2001", tmp_path / "c", settings=wider, say=quiet, start=tmp_path / "kept.npz")
 
 
+def test_a_run_begun_from_a_model_gates_its_first_generation_against_that_model(
+    tmp_path: Path,
+) -> None:
+    settings = Settings(
+        hidden=(8,),
+        round_matches=2,
+        replay_matches=3,
+        generation_matches=2,
+        gate_deals=1,
+        reference_deals=2,
+        reference="random",
+        reference_gate=True,
+    )
+    first = Trainer("luxor2001", tmp_path / "a", seed=1, settings=TINY, say=quiet)
+    first.train(rounds=1)
+    first.run.network.save(tmp_path / "kept.npz")
+    later = Trainer(
+        "luxor2001", tmp_path / "b", seed=2, settings=settings, say=quiet,
+        start=tmp_path / "kept.npz",
+    )  # fmt: skip
+    later.train(rounds=2)
+    one, two = later.run.record
+    # the first generation met the start model in a gate, and on the reference's deals,
+    # which the start model played once, on the same bank
+    assert one["against"] == "start" and one["gate"]["matches"] == 2
+    start_run = DuelRun.read(tmp_path / "b" / "reference-start.jsonl")
+    first_run = DuelRun.read(tmp_path / "b" / "reference-000.jsonl")
+    assert (start_run.bank, start_run.deals) == (first_run.bank, 2)
+    assert start_run.candidate == "start" and one["reference_against_kept"]["deals"] == 2
+    passed = one["gate"]["score_share"] > 0.5
+    assert one["kept"] == (passed and one["reference_against_kept"]["difference"] >= 0)
+    # the second is gated against the first if that was kept, else the start model still
+    assert two["against"] == ("generation-0" if one["kept"] else "start")
+    assert later.run.kept_generation == (1 if two["kept"] else 0 if one["kept"] else None)
+    # resumed, the run still knows what it began from
+    again = Trainer("luxor2001", tmp_path / "b", say=quiet)
+    assert (again.folder / training.START_MODEL).exists()
+
+
 def test_expert_iteration_gates_the_search_on_each_model(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

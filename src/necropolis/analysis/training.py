@@ -13,10 +13,11 @@ every training step, over the matches of a replay window; the loss is the cross 
 of the outcome distribution plus a share of the margin's squared error, minimised by Adam.
 
 A *generation* is ``generation_matches`` self-play matches. At its end the model is
-**gated**: it plays the last kept model (the game's heuristic, before the first) on
-``gate_deals`` duplicate deals, each in both seatings (:mod:`necropolis.analysis.duel`),
-each model played as self-play plays it (the one-ply bot, or with expert iteration the
-search on the model), and is kept if its score share is above a half; it also plays the
+**gated**: it plays the last kept model on ``gate_deals`` duplicate deals, each in both
+seatings (:mod:`necropolis.analysis.duel`), each model played as self-play plays it (the
+one-ply bot, or with expert iteration the search on the model), and is kept if its score
+share is above a half. A fresh run keeps its first generation as it is; a run begun from
+a kept model (``start``) gates against that model until it keeps one. It also plays the
 heuristic on ``reference_deals`` deals of one bank, the same every generation, which
 gives the curve of strength by generation and pairs each generation with the last kept
 one deal by deal; with ``reference_gate`` a generation that does worse there is not
@@ -67,6 +68,9 @@ from necropolis.games import load_game
 
 #: Margins are learned in units of the game's margin scale, clipped to this many.
 MARGIN_CLIP = 3.0
+
+#: Where a run begun from a kept model (``start``) keeps that model, in its folder.
+START_MODEL = "start.npz"
 
 
 @dataclass(frozen=True)
@@ -497,6 +501,10 @@ class Trainer:
                 if shapes != [(w.shape, b.shape) for w, b in network.layers]:
                     raise ValueError(f"{start} is not a model of {game_id} with these layers")
                 network = Network(begun.layers)
+                # Kept beside the run: its first generation is gated against it, as any
+                # later one is against the last kept (not kept blindly, as a fresh run's is).
+                begun.meta = begun.meta | {"game": game_id, "players": n}
+                begun.save(folder / START_MODEL)
             self.run = Run(
                 game_id, seed, chosen, network, Adam(network, chosen.learning_rate), rng,
                 command=command,
@@ -591,10 +599,22 @@ class Trainer:
         kept_path = self.folder / "kept.npz"
         bank = run.seed + 1
         started = time.perf_counter()
-        gate_figures: dict[str, Any] | None = None
+        # What the generation must beat: the last kept one, or the model the run began
+        # from until one is kept; nothing for a fresh run's first.
+        baseline: tuple[Contender, Path] | None = None
         if run.kept_generation is not None:
-            kept_one = Contender(f"generation-{run.kept_generation}", _player_of(s, kept_path))
-            gate = compare(candidate, kept_one, run.game_id, s.gate_deals, bank, workers)
+            baseline = (
+                Contender(f"generation-{run.kept_generation}", _player_of(s, kept_path)),
+                self.reference_run(run.kept_generation),
+            )
+        elif (self.folder / START_MODEL).exists():
+            baseline = (
+                Contender("start", _player_of(s, self.folder / START_MODEL)),
+                self.folder / "reference-start.jsonl",
+            )
+        gate_figures: dict[str, Any] | None = None
+        if baseline is not None:
+            gate = compare(candidate, baseline[0], run.game_id, s.gate_deals, bank, workers)
             gate_figures = gate.figures()
         reference_figures: dict[str, Any] | None = None
         against_kept: dict[str, Any] | None = None
@@ -606,12 +626,19 @@ class Trainer:
             # Every generation meets the reference on the same deals: kept, its run pairs
             # with any later generation's.
             reference.write(self.reference_run(run.generation))
-            if run.kept_generation is not None:
-                kept_reference = self.reference_run(run.kept_generation)
+            if baseline is not None:
+                contender, kept_reference = baseline
+                if not kept_reference.exists() and contender.name == "start":
+                    # The model the run began from meets the reference once, on the
+                    # same deals, so that the first generations pair with it.
+                    compare(
+                        contender, s.reference, run.game_id, s.reference_deals, bank + 1, workers
+                    ).write(kept_reference)
                 if kept_reference.exists():
                     figures = paired(reference, DuelRun.read(kept_reference))
                     against_kept = {k: figures[k] for k in ("deals", "difference", "ci95")}
-        # The first generation has nothing to be gated against: it is kept, and measured.
+        # A fresh run's first generation has nothing to be gated against: it is kept, and
+        # measured.
         kept = gate_figures is None or gate_figures["score_share"] > 0.5
         if s.reference_gate and against_kept is not None:
             kept = kept and against_kept["difference"] >= 0.0

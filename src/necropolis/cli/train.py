@@ -115,7 +115,7 @@ def train(
         typer.Option(
             "--start-from",
             help="a new run begins from this model's weights (e.g. a kept model whose "
-            "run's checkpoint is gone)",
+            "run's checkpoint is gone), and gates its first generation against it",
         ),
     ] = None,
     export: Annotated[
