@@ -38,6 +38,18 @@ TINY = Settings(
     reference_deals=0,
 )
 
+#: A run whose every round is a generation, gated, and gated against the reference too.
+REFERENCE_GATED = Settings(
+    hidden=(8,),
+    round_matches=2,
+    replay_matches=3,
+    generation_matches=2,
+    gate_deals=1,
+    reference_deals=2,
+    reference="random",
+    reference_gate=True,
+)
+
 
 def weights(trainer: Trainer) -> list[np.ndarray]:
     return [p for layer in trainer.run.network.layers for p in layer]
@@ -268,16 +280,7 @@ def test_a_new_run_may_start_from_a_kept_model(tmp_path: Path) -> None:
 def test_a_run_begun_from_a_model_gates_its_first_generation_against_that_model(
     tmp_path: Path,
 ) -> None:
-    settings = Settings(
-        hidden=(8,),
-        round_matches=2,
-        replay_matches=3,
-        generation_matches=2,
-        gate_deals=1,
-        reference_deals=2,
-        reference="random",
-        reference_gate=True,
-    )
+    settings = REFERENCE_GATED
     first = Trainer("luxor2001", tmp_path / "a", seed=1, settings=TINY, say=quiet)
     first.train(rounds=1)
     first.run.network.save(tmp_path / "kept.npz")
@@ -341,16 +344,7 @@ def test_expert_iteration_gates_the_search_on_each_model(
 def test_a_reference_gate_keeps_no_generation_that_does_worse_against_the_reference(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    settings = Settings(
-        hidden=(8,),
-        round_matches=2,
-        replay_matches=3,
-        generation_matches=2,
-        gate_deals=1,
-        reference_deals=2,
-        reference="random",
-        reference_gate=True,
-    )
+    settings = REFERENCE_GATED
     trainer = Trainer("luxor2001", tmp_path / "a", seed=2, settings=settings, say=quiet)
     trainer.train(rounds=3)
     first, *later = trainer.run.record
