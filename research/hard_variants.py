@@ -14,7 +14,10 @@ generation, not the game's shipped one), so that a model is tried in hard before
 ships; ``blended_leaves`` judges them by that model and the game's estimate together
 (their chances averaged, the model's share ``NECROPOLIS_LEAF_WEIGHT``, a half unless
 set), since two judges of about equal calibration that err in different places should
-err less together than either alone. For example::
+err less together than either alone. ``model_search`` is expert iteration's player
+itself, a short search (``NECROPOLIS_SEARCH_ITERATIONS``, 50 unless set) on that model,
+anchored as hard is: what a training run's gates play, measured on the record's deals.
+For example::
 
     PYTHONPATH=research .venv/bin/necropolis strength play horus \\
         --lineup hard_variants:anchor_10,heuristic --deals 136 --bank 1 --nice 19 \\
@@ -26,6 +29,7 @@ from __future__ import annotations
 import os
 
 from necropolis.analysis.headroom import HardSearch
+from necropolis.analysis.training import search_bot
 from necropolis.bots.judgement import LearnedEvaluator, Network
 from necropolis.bots.levels import BlunderingBot
 from necropolis.engine.driver import Player
@@ -78,6 +82,16 @@ def blended_leaves() -> Player:
     bot = HardSearch(1, f"hard-blended-leaves-{weight:g}")
     bot.judgement = LearnedEvaluator(game, network, blend=weight)
     return bot
+
+
+def model_search() -> Player:
+    """Expert iteration's player (:func:`necropolis.analysis.training.search_bot`): hard's
+    search with ``NECROPOLIS_SEARCH_ITERATIONS`` iterations (50 unless set) on the model
+    ``NECROPOLIS_LEAF_MODEL`` names, anchored as hard is."""
+    path = os.environ.get("NECROPOLIS_LEAF_MODEL")
+    if not path:
+        raise ValueError("name the model's file in NECROPOLIS_LEAF_MODEL")
+    return search_bot(path, int(os.environ.get("NECROPOLIS_SEARCH_ITERATIONS", "50")))
 
 
 def _leaf_model() -> tuple[Game, Network]:

@@ -5,12 +5,16 @@ alone; and the harness seats it by ``module:function``."""
 from __future__ import annotations
 
 import random
+from pathlib import Path
 from types import ModuleType
 
 import pytest
 
 from necropolis.analysis.duel import contender
 from necropolis.analysis.headroom import HardSearch, hard_unclocked
+from necropolis.analysis.training import search_bot
+from necropolis.bots import ISMCTSBot
+from necropolis.bots.judgement import LearnedEvaluator
 from necropolis.engine import SeatWindow
 from necropolis.engine.protocol import sample_chance
 from necropolis.games import load_game
@@ -89,3 +93,31 @@ def test_the_strategy_alone_plays_the_move_hard_is_anchored_to(
         assert move == policy(window, random.Random(8))
         apart += move != heuristic(window, random.Random(8))
     assert apart, "some of the positions tell the strategy from the heuristic"
+
+
+#: A kept model, beside the strength figures it was measured in.
+MODEL = Path(__file__).resolve().parents[2] / "docs/strength/models/horus-2p.npz"
+
+
+def test_the_model_variants_read_the_model_their_variable_names(
+    variants: ModuleType, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    model = str(MODEL)
+    monkeypatch.delenv("NECROPOLIS_LEAF_MODEL", raising=False)
+    for name in ("learned_leaves", "blended_leaves", "model_search"):
+        with pytest.raises(ValueError, match="NECROPOLIS_LEAF_MODEL"):
+            getattr(variants, name)()
+    monkeypatch.setenv("NECROPOLIS_LEAF_MODEL", model)
+    leaves = variants.learned_leaves()
+    assert isinstance(leaves.judgement, LearnedEvaluator)
+    assert leaves.judgement.network.meta["game"] == "horus"
+    # expert iteration's player: 50 iterations unless the variable says otherwise, and
+    # the training's own search on that model, move for move
+    assert variants.model_search().iterations == 50
+    monkeypatch.setenv("NECROPOLIS_SEARCH_ITERATIONS", "7")
+    bot = variants.model_search()
+    assert isinstance(bot, ISMCTSBot) and bot.iterations == 7
+    window = _first_choice("horus", 2)
+    assert bot.choose(window, random.Random(3)) == search_bot(model, 7).choose(
+        window, random.Random(3)
+    )
