@@ -16,7 +16,8 @@ ships; ``blended_leaves`` judges them by that model and the game's estimate toge
 set), since two judges of about equal calibration that err in different places should
 err less together than either alone. ``model_search`` is expert iteration's player
 itself, a short search (``NECROPOLIS_SEARCH_ITERATIONS``, 50 unless set) on that model,
-anchored as hard is: what a training run's gates play, measured on the record's deals.
+anchored as hard is: what a training run's gates play, measured on the record's deals;
+``estimate_search`` is its control, the same short search on the game's estimate.
 For example::
 
     PYTHONPATH=research .venv/bin/necropolis strength play horus \\
@@ -30,8 +31,9 @@ import os
 
 from necropolis.analysis.headroom import HardSearch
 from necropolis.analysis.training import search_bot
+from necropolis.bots import ISMCTSBot
 from necropolis.bots.judgement import LearnedEvaluator, Network
-from necropolis.bots.levels import BlunderingBot
+from necropolis.bots.levels import HARD_CUTOFF, HARD_EXPLORATION, BlunderingBot
 from necropolis.engine.driver import Player
 from necropolis.engine.protocol import Game
 from necropolis.games import load_game
@@ -91,7 +93,26 @@ def model_search() -> Player:
     path = os.environ.get("NECROPOLIS_LEAF_MODEL")
     if not path:
         raise ValueError("name the model's file in NECROPOLIS_LEAF_MODEL")
-    return search_bot(path, int(os.environ.get("NECROPOLIS_SEARCH_ITERATIONS", "50")))
+    return search_bot(path, _search_iterations())
+
+
+def estimate_search() -> Player:
+    """:func:`model_search`'s control: the same search (``NECROPOLIS_SEARCH_ITERATIONS``
+    iterations, 50 unless set, hard's cutoff and exploration, anchored as hard is) with
+    its cut-off leaves judged by the game's estimate, as hard's are; so the two runs,
+    paired, say what the model's leaves are worth to a short search."""
+    iterations = _search_iterations()
+    return ISMCTSBot(
+        iterations=iterations,
+        exploration=HARD_EXPLORATION,
+        cutoff=HARD_CUTOFF,
+        anchor="game",
+        name=f"search-{iterations}",
+    )
+
+
+def _search_iterations() -> int:
+    return int(os.environ.get("NECROPOLIS_SEARCH_ITERATIONS", "50"))
 
 
 def _leaf_model() -> tuple[Game, Network]:

@@ -121,3 +121,8 @@ def test_the_model_variants_read_the_model_their_variable_names(
     assert bot.choose(window, random.Random(3)) == search_bot(model, 7).choose(
         window, random.Random(3)
     )
+    # its control: the same search, on the estimate
+    control = variants.estimate_search()
+    assert (control.iterations, control.judgement) == (7, False)
+    for field in ("anchor", "cutoff", "exploration", "seconds"):
+        assert getattr(control, field) == getattr(bot, field)
