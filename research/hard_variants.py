@@ -90,10 +90,7 @@ def model_search() -> Player:
     """Expert iteration's player (:func:`necropolis.analysis.training.search_bot`): hard's
     search with ``NECROPOLIS_SEARCH_ITERATIONS`` iterations (50 unless set) on the model
     ``NECROPOLIS_LEAF_MODEL`` names, anchored as hard is."""
-    path = os.environ.get("NECROPOLIS_LEAF_MODEL")
-    if not path:
-        raise ValueError("name the model's file in NECROPOLIS_LEAF_MODEL")
-    return search_bot(path, _search_iterations())
+    return search_bot(_leaf_model_path(), _search_iterations())
 
 
 def estimate_search() -> Player:
@@ -117,9 +114,13 @@ def _search_iterations() -> int:
 
 def _leaf_model() -> tuple[Game, Network]:
     """The model ``NECROPOLIS_LEAF_MODEL`` names, and the game it was trained for."""
+    network = Network.load(_leaf_model_path())
+    game = load_game(str(network.meta["game"]), players=int(network.meta["players"]))
+    return game, network
+
+
+def _leaf_model_path() -> str:
     path = os.environ.get("NECROPOLIS_LEAF_MODEL")
     if not path:
         raise ValueError("name the model's file in NECROPOLIS_LEAF_MODEL")
-    network = Network.load(path)
-    game = load_game(str(network.meta["game"]), players=int(network.meta["players"]))
-    return game, network
+    return path

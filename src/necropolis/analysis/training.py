@@ -628,7 +628,7 @@ class Trainer:
             reference.write(self.reference_run(run.generation))
             if baseline is not None:
                 contender, kept_reference = baseline
-                if not kept_reference.exists() and contender.name == "start":
+                if run.kept_generation is None and not kept_reference.exists():
                     # The model the run began from meets the reference once, on the
                     # same deals, so that the first generations pair with it.
                     compare(
