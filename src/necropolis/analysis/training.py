@@ -1218,10 +1218,11 @@ def plot_generations(record: dict[str, Any], path: Path) -> None:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
+    started = any(g.get("against") == "start" for g in record["generations"])
     fig, ax = plt.subplots(figsize=(7, 4))
     for key, label in (
         ("reference", f"against {record['settings']['reference']}"),
-        ("gate", "against the last kept"),
+        ("gate", "against the last kept" + (" or the start model" if started else "")),
     ):
         points = [
             (g["total_matches"], g[key]["score_share"], g[key]["ci95"])
@@ -1238,7 +1239,11 @@ def plot_generations(record: dict[str, Any], path: Path) -> None:
     ax.set_xlabel("self-play matches")
     ax.set_ylabel("score share (nobody out: half)")
     ax.set_ylim(0, 1)
-    ax.set_title(f"{record['game']}: the one-ply model by generation", fontsize=9)
+    iterations = record["settings"].get("search_iterations", 0)
+    player = (
+        f"the {iterations}-iteration search on the model" if iterations else "the one-ply model"
+    )
+    ax.set_title(f"{record['game']}: {player} by generation", fontsize=9)
     ax.legend(fontsize=8)
     fig.tight_layout()
     path.parent.mkdir(parents=True, exist_ok=True)
