@@ -32,6 +32,7 @@ from necropolis.games.horus.heuristic import (
     Tuning,
     _go_utility,
     _Me,
+    _plain_cut_times,
     blocked_squares,
     decide,
     distances,
@@ -96,6 +97,41 @@ def _turn_of_seat_0(hand: list[str]) -> HorusState:
 def _fell(state: HorusState, numbers: list[int]) -> None:
     """Prepare a late position: these blocks have fallen (as after many rounds)."""
     drop_blocks(state, numbers)
+
+
+def _ways_out(blocked: list[bool]) -> set[int]:
+    """The squares that still reach an exit around ``blocked``, walked square by square."""
+    exits = [sq for sq in range(cp.NUM_SQUARES) if cp.AREA[sq] == cp.ENTRANCE]
+    reached = {sq for sq in exits if not blocked[sq]}
+    frontier = list(reached)
+    while frontier:
+        sq = frontier.pop()
+        for nb in cp.NEIGHBOURS[sq]:
+            if nb >= 0 and not blocked[nb] and nb not in reached:
+                reached.add(nb)
+                frontier.append(nb)
+    return reached
+
+
+def test_the_cut_times_are_when_each_square_loses_its_last_way_out() -> None:
+    # The definition played out: let the blocks of each order fall one by one and note, per
+    # square, the last count fallen at which it still reached an exit (one more is when it
+    # is cut; with every block down and a way out still open, the order's length).
+    rng = random.Random(7)
+    for _ in range(12):
+        fallen = rng.sample(range(1, cp.NUM_BLOCKS + 1), rng.randrange(cp.NUM_BLOCKS))
+        rest = [b for b in range(1, cp.NUM_BLOCKS + 1) if b not in fallen]
+        orders = [rng.sample(rest, len(rest)) for _ in range(3)]
+        times = _plain_cut_times(fallen, orders)
+        for row, order in enumerate(orders):
+            expected = [0] * cp.NUM_SQUARES
+            for k in range(len(order) + 1):
+                for sq in _ways_out(blocked_squares(fallen + order[:k])):
+                    expected[sq] = min(k + 1, len(order))
+            assert times[row].tolist() == expected
+    # Every block down: none is left to fall, so no time can pass the order's length, 0.
+    everything = list(range(1, cp.NUM_BLOCKS + 1))
+    assert _plain_cut_times(everything, [[]]).tolist() == [[0] * cp.NUM_SQUARES]
 
 
 def test_it_takes_a_revealed_treasure_beside_it() -> None:
