@@ -19,13 +19,25 @@ playouts are a number of worlds, not a clock, so a screen replays exactly.
 
     .venv/bin/python research/screen_horus_exit.py -n 200 --seed 77 --worlds 16 levels 0.05 0
 
-The screen of 2026-12-01 is in ``docs/strength.md`` ("horus").
+The same player plays on the strength harness's duplicate deals as
+``screen_horus_exit:exit_by_playouts`` (``research/`` on the path), its margin and worlds
+read from ``NECROPOLIS_EXIT_MARGIN`` (0.05 unless set) and ``NECROPOLIS_EXIT_WORLDS``
+(16), so that its run pairs deal by deal with the strategy alone's record on the same
+bank::
+
+    PYTHONPATH=research .venv/bin/necropolis strength play horus \\
+        --lineup screen_horus_exit:exit_by_playouts,heuristic --deals 500 --bank 1 \\
+        --out docs/strength/horus-screen-exit-by-playouts.jsonl
+
+The screen of 2026-12-01 and the harness's run of 2026-12-07 are in ``docs/strength.md``
+("horus").
 """
 
 from __future__ import annotations
 
 import dataclasses
 import multiprocessing
+import os
 import random
 import sys
 import time
@@ -117,6 +129,16 @@ class ExitByPlayouts:
             on = playout(world, window.seat, heuristic.LEVELS, random.Random(seed))
             gain += out - on
         return gain / self.worlds > self.margin
+
+
+def exit_by_playouts() -> ExitByPlayouts:
+    """The player for the strength harness (a factory it calls once a match): its margin
+    and worlds from ``NECROPOLIS_EXIT_MARGIN`` and ``NECROPOLIS_EXIT_WORLDS``."""
+    margin = float(os.environ.get("NECROPOLIS_EXIT_MARGIN", "0.05"))
+    worlds = int(os.environ.get("NECROPOLIS_EXIT_WORLDS", "16"))
+    if worlds < 1:
+        raise ValueError(f"NECROPOLIS_EXIT_WORLDS is at least 1, not {worlds}")
+    return ExitByPlayouts(f"exit-by-playouts-{margin:g}-{worlds}", margin, worlds)
 
 
 def play(job: tuple[str, int, int, int]) -> tuple[str, float, float, bool, float]:

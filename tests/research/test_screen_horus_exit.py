@@ -82,3 +82,21 @@ def test_playouts_only_choose_when_to_head_out(
     always = screen.ExitByPlayouts("-10", -10.0, worlds=1)
     play_match(game, [always, screen.Strategy("h", heuristic.HEURISTIC)], seed=SEED)
     assert always.questions == 1 and always.heading_out
+
+
+def test_the_harness_player_reads_its_margin_and_worlds_from_the_environment(
+    screen: ModuleType, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("NECROPOLIS_EXIT_MARGIN", raising=False)
+    monkeypatch.delenv("NECROPOLIS_EXIT_WORLDS", raising=False)
+    plain = screen.exit_by_playouts()
+    assert (plain.margin, plain.worlds, plain.name) == (0.05, 16, "exit-by-playouts-0.05-16")
+    monkeypatch.setenv("NECROPOLIS_EXIT_MARGIN", "0")
+    monkeypatch.setenv("NECROPOLIS_EXIT_WORLDS", "4")
+    told = screen.exit_by_playouts()
+    assert (told.margin, told.worlds) == (0.0, 4)
+    # a fresh player a match: the harness calls the factory once a match
+    assert screen.exit_by_playouts() is not told and not told.heading_out
+    monkeypatch.setenv("NECROPOLIS_EXIT_WORLDS", "0")
+    with pytest.raises(ValueError, match="NECROPOLIS_EXIT_WORLDS is at least 1"):
+        screen.exit_by_playouts()
