@@ -23,7 +23,8 @@ The same player plays on the strength harness's duplicate deals as
 ``screen_horus_exit:exit_by_playouts`` (``research/`` on the path), its margin and worlds
 read from ``NECROPOLIS_EXIT_MARGIN`` (0.05 unless set) and ``NECROPOLIS_EXIT_WORLDS``
 (16), so that its run pairs deal by deal with the strategy alone's record on the same
-bank::
+bank; ``exit_asked_each_time`` is the same question asked by a player that keeps nothing
+between decisions, as a level would have to::
 
     PYTHONPATH=research .venv/bin/necropolis strength play horus \\
         --lineup screen_horus_exit:exit_by_playouts,heuristic --deals 500 --bank 1 \\
@@ -85,6 +86,22 @@ def playout(world: State, seat: int, tuning: Tuning, rng: random.Random) -> floa
     return world.returns()[seat] + 0.001 * (scores[seat] - best_other)
 
 
+def raid_or_out(window: SeatWindow, rng: random.Random) -> tuple[int, int]:
+    """The tuned strategy's move and the move heading out now would make: the same move
+    twice where there is nothing to ask (not an action of the seat's turn, or nothing in
+    hand worth taking out)."""
+    on = heuristic.decide(window, rng, heuristic.LEVELS)
+    view = window.view()
+    if view["awaiting_id"] != D_TURN:
+        return on, on
+    me = view["players"][window.seat]
+    if heuristic.load_value(list(me["card_types"]) + list(me["bag_types"])) <= 0:
+        return on, on
+    # the strategy decides from the view alone (no draw of rng), so asking it both ways
+    # tells whether it would raid on rather than head out
+    return on, heuristic.decide(window, rng, HEAD_OUT)
+
+
 class ExitByPlayouts:
     """The tuned strategy that, once a round while it would raid on with a load, plays
     heading out now against raiding on in ``worlds`` worlds, and heads out for good when
@@ -103,19 +120,10 @@ class ExitByPlayouts:
     def choose(self, window: SeatWindow, rng: random.Random) -> int:
         if self.heading_out:
             return heuristic.decide(window, rng, HEAD_OUT)
-        on = heuristic.decide(window, rng, heuristic.LEVELS)
-        view = window.view()
-        if view["awaiting_id"] != D_TURN or view["round"] == self.asked_in_round:
+        on, out = raid_or_out(window, rng)
+        if out == on or window.view()["round"] == self.asked_in_round:
             return on
-        me = view["players"][window.seat]
-        if heuristic.load_value(list(me["card_types"]) + list(me["bag_types"])) <= 0:
-            return on
-        # the strategy decides from the view alone (no draw of rng), so asking it both
-        # ways tells whether it would raid on rather than head out
-        out = heuristic.decide(window, rng, HEAD_OUT)
-        if out == on:
-            return on
-        self.asked_in_round = view["round"]
+        self.asked_in_round = window.view()["round"]
         self.questions += 1
         self.heading_out = self.out_is_better(window, rng)
         return out if self.heading_out else on
@@ -131,14 +139,42 @@ class ExitByPlayouts:
         return gain / self.worlds > self.margin
 
 
-def exit_by_playouts() -> ExitByPlayouts:
-    """The player for the strength harness (a factory it calls once a match): its margin
-    and worlds from ``NECROPOLIS_EXIT_MARGIN`` and ``NECROPOLIS_EXIT_WORLDS``."""
+class ExitAskedEachTime(ExitByPlayouts):
+    """The same question with nothing kept between decisions, as a level must decide (the
+    server makes its bots afresh for each decision): asked at every action of a turn at
+    which the tuned strategy, with a load in hand, would raid on rather than head out;
+    heading out wins that action only, and the next one asks again. It asks about three
+    times as often as the player that remembers (14 actions a match against 5 rounds, in
+    the strategy's own matches against the heuristic)."""
+
+    def choose(self, window: SeatWindow, rng: random.Random) -> int:
+        on, out = raid_or_out(window, rng)
+        if out == on:
+            return on
+        self.questions += 1
+        return out if self.out_is_better(window, rng) else on
+
+
+def _margin_and_worlds() -> tuple[float, int]:
     margin = float(os.environ.get("NECROPOLIS_EXIT_MARGIN", "0.05"))
     worlds = int(os.environ.get("NECROPOLIS_EXIT_WORLDS", "16"))
     if worlds < 1:
         raise ValueError(f"NECROPOLIS_EXIT_WORLDS is at least 1, not {worlds}")
+    return margin, worlds
+
+
+def exit_by_playouts() -> ExitByPlayouts:
+    """The player for the strength harness (a factory it calls once a match): its margin
+    and worlds from ``NECROPOLIS_EXIT_MARGIN`` and ``NECROPOLIS_EXIT_WORLDS``."""
+    margin, worlds = _margin_and_worlds()
     return ExitByPlayouts(f"exit-by-playouts-{margin:g}-{worlds}", margin, worlds)
+
+
+def exit_asked_each_time() -> ExitAskedEachTime:
+    """The harness's player that keeps nothing between decisions, its margin and worlds
+    read as :func:`exit_by_playouts` reads them."""
+    margin, worlds = _margin_and_worlds()
+    return ExitAskedEachTime(f"exit-asked-each-time-{margin:g}-{worlds}", margin, worlds)
 
 
 def play(job: tuple[str, int, int, int]) -> tuple[str, float, float, bool, float]:

@@ -84,6 +84,30 @@ def test_playouts_only_choose_when_to_head_out(
     assert always.questions == 1 and always.heading_out
 
 
+def test_the_player_that_keeps_nothing_asks_at_every_action_it_would_raid_on(
+    screen: ModuleType, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Told every time that heading out is better, the player that keeps nothing heads out
+    action by action, asking again at each, and ends as the strategy told to head out at
+    its first chance would; told never, it plays the tuned strategy's very match."""
+    monkeypatch.setattr(driver, "SeatWindow", Window)
+    game = load_game("horus", players=2)
+    rival = screen.Strategy("h", heuristic.HEURISTIC)
+    remembering = screen.ExitByPlayouts("-10", -10.0, worlds=1)
+    remembered, _ = play_match(game, [remembering, rival], seed=SEED)
+    each_time = screen.ExitAskedEachTime("-10", -10.0, worlds=1)
+    Window.drawn = 0
+    asked, _ = play_match(game, [each_time, rival], seed=SEED)
+    assert each_time.questions > 1 and not each_time.heading_out
+    assert Window.drawn == each_time.questions, "a world a question, from the window"
+    assert asked.returns() == remembered.returns() and asked.scores() == remembered.scores()
+
+    never = screen.ExitAskedEachTime("10", 10.0, worlds=1)
+    alone, _ = play_match(game, [screen.Strategy("levels", heuristic.LEVELS), rival], seed=SEED)
+    kept_on, _ = play_match(game, [never, rival], seed=SEED)
+    assert never.questions > 1 and kept_on.scores() == alone.scores()
+
+
 def test_the_harness_player_reads_its_margin_and_worlds_from_the_environment(
     screen: ModuleType, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -97,6 +121,9 @@ def test_the_harness_player_reads_its_margin_and_worlds_from_the_environment(
     assert (told.margin, told.worlds) == (0.0, 4)
     # a fresh player a match: the harness calls the factory once a match
     assert screen.exit_by_playouts() is not told and not told.heading_out
+    stateless = screen.exit_asked_each_time()
+    assert (stateless.margin, stateless.worlds) == (0.0, 4)
+    assert stateless.name == "exit-asked-each-time-0-4"
     monkeypatch.setenv("NECROPOLIS_EXIT_WORLDS", "0")
     with pytest.raises(ValueError, match="NECROPOLIS_EXIT_WORLDS is at least 1"):
         screen.exit_by_playouts()
