@@ -24,7 +24,8 @@ The same player plays on the strength harness's duplicate deals as
 read from ``NECROPOLIS_EXIT_MARGIN`` (0.05 unless set) and ``NECROPOLIS_EXIT_WORLDS``
 (16), so that its run pairs deal by deal with the strategy alone's record on the same
 bank; ``exit_asked_each_time`` is the same question asked by a player that keeps nothing
-between decisions, as a level would have to::
+between decisions, as a level would have to, and ``exit_clairvoyant`` a research oracle
+that cheats, the question answered by the match's true state and coming draws::
 
     PYTHONPATH=research .venv/bin/necropolis strength play horus \\
         --lineup screen_horus_exit:exit_by_playouts,heuristic --deals 500 --bank 1 \\
@@ -42,7 +43,9 @@ import os
 import random
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from necropolis.engine.driver import play_match
 from necropolis.engine.protocol import CHANCE, State, sample_chance
@@ -55,6 +58,9 @@ from necropolis.games.horus.heuristic import Tuning
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # the scripts' shared parts
 from screening import parse_screen, screen_arguments, share_line
 from tune_horus_heuristic import TunedBot as Strategy
+
+if TYPE_CHECKING:
+    from necropolis.analysis.duel import DuplicateChance
 
 #: The tuned strategy, heading out now whatever it could still raid.
 HEAD_OUT = dataclasses.replace(heuristic.LEVELS, head_out=True)
@@ -70,13 +76,20 @@ def parse_label(text: str) -> float | None:
         raise ValueError(f"{text!r} is neither 'levels' nor a margin (a number)") from None
 
 
-def playout(world: State, seat: int, tuning: Tuning, rng: random.Random) -> float:
+def playout(
+    world: State,
+    seat: int,
+    tuning: Tuning,
+    rng: random.Random,
+    chance: Callable[[State], int] | None = None,
+) -> float:
     """``world`` played to its end, ``seat`` by ``tuning`` and every other seat by the
-    heuristic: the seat's share of the win, plus a thousandth of its score margin."""
+    heuristic: the seat's share of the win, plus a thousandth of its score margin. Chance
+    is drawn from ``rng``, or told by ``chance`` (the clairvoyant's twin of the match's)."""
     while not world.is_terminal():
         now = world.current_player()
         if now == CHANCE:
-            action = sample_chance(world, rng)
+            action = sample_chance(world, rng) if chance is None else chance(world)
         else:
             strategy = tuning if now == seat else heuristic.HEURISTIC
             action = heuristic.decide(SeatWindow(world, now), rng, strategy)
@@ -153,6 +166,44 @@ class ExitAskedEachTime(ExitByPlayouts):
             return on
         self.questions += 1
         return out if self.out_is_better(window, rng) else on
+
+
+class ExitClairvoyant(ExitByPlayouts):
+    """**A research oracle, which cheats**: the remembering player whose question is
+    answered by the match itself. It plays heading out and raiding on from the true state,
+    each once, to the end, every chance node drawn from a twin of the harness's streams
+    where the match stands (:meth:`DuplicateChance.copy`), so each playout meets the
+    dice, cards and blocks the match would deal along its line; the other seats play the
+    heuristic, as the harness's rival does. So against the harness's heuristic it knows
+    which of the two ways ends better, and heads out whenever heading out does. What it
+    wins bounds what any judgement of when to stop could win, as the harness's
+    ``clairvoyant`` bounds a search's. It needs the harness (``foresee``)."""
+
+    def __init__(self, name: str = "exit-clairvoyant") -> None:
+        super().__init__(name, margin=0.0, worlds=1)
+        self._chance: DuplicateChance | None = None
+        #: Each question's two foretold ends: heading out's, raiding on's.
+        self.foretold: list[tuple[float, float]] = []
+
+    def foresee(self, chance: DuplicateChance) -> None:
+        """Be told the match's chance: the harness calls this before the match starts."""
+        self._chance = chance
+
+    def out_is_better(self, window: SeatWindow, rng: random.Random) -> bool:
+        if self._chance is None:
+            raise RuntimeError("the exit clairvoyant plays on the strength harness alone")
+        # The one place this script reads past the seat's view, on purpose: the window's
+        # state is the match's true state.
+        world = window._state
+        out = playout(world.clone(), window.seat, HEAD_OUT, rng, self._chance.copy())
+        on = playout(world.clone(), window.seat, heuristic.LEVELS, rng, self._chance.copy())
+        self.foretold.append((out, on))
+        return out > on
+
+
+def exit_clairvoyant() -> ExitClairvoyant:
+    """The harness's research oracle of when to head out (see :class:`ExitClairvoyant`)."""
+    return ExitClairvoyant()
 
 
 def _margin_and_worlds() -> tuple[float, int]:

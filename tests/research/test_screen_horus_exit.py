@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 from types import ModuleType
+from typing import Any
 
 import pytest
 
@@ -106,6 +107,36 @@ def test_the_player_that_keeps_nothing_asks_at_every_action_it_would_raid_on(
     alone, _ = play_match(game, [screen.Strategy("levels", heuristic.LEVELS), rival], seed=SEED)
     kept_on, _ = play_match(game, [never, rival], seed=SEED)
     assert never.questions > 1 and kept_on.scores() == alone.scores()
+
+
+def test_the_exit_clairvoyant_foretells_the_match_it_heads_out_of(screen: ModuleType) -> None:
+    """The research oracle's playouts meet the very draws of the match: where it heads out,
+    the match ends with the returns and margin its heading-out playout foretold."""
+    from necropolis.analysis import duel
+
+    players: list[Any] = []
+
+    def made() -> Any:
+        players.append(screen.exit_clairvoyant())
+        return players[-1]
+
+    lineup = (duel.Contender("clairvoyant", made), duel.contender("heuristic"))
+    headed_out = 0
+    for deal in range(4, 7):
+        match = duel.play_deal("horus", {"players": 2}, lineup, 1, deal, 0)
+        out, on = players[-1].foretold[-1]
+        if players[-1].heading_out:
+            headed_out += 1
+            margin = match.scores[0] - match.scores[1]
+            assert out > on and out == pytest.approx(match.returns[0] + 0.001 * margin)
+    assert headed_out >= 2, "it heads out in at least two of bank 1's deals 4 to 6"
+
+    with pytest.raises(RuntimeError, match="on the strength harness alone"):
+        play_match(
+            load_game("horus", players=2),
+            [screen.exit_clairvoyant(), screen.Strategy("h", heuristic.HEURISTIC)],
+            seed=SEED,
+        )
 
 
 def test_the_harness_player_reads_its_margin_and_worlds_from_the_environment(
