@@ -24,8 +24,9 @@ The same player plays on the strength harness's duplicate deals as
 read from ``NECROPOLIS_EXIT_MARGIN`` (0.05 unless set) and ``NECROPOLIS_EXIT_WORLDS``
 (16), so that its run pairs deal by deal with the strategy alone's record on the same
 bank; ``exit_asked_each_time`` is the same question asked by a player that keeps nothing
-between decisions, as a level would have to, and ``exit_clairvoyant`` a research oracle
-that cheats, the question answered by the match's true state and coming draws::
+between decisions, as a level would have to; ``exit_told_the_state`` and
+``exit_clairvoyant`` are research oracles that cheat, the question played out from the
+match's true state, with the future drawn afresh or with the match's own coming draws::
 
     PYTHONPATH=research .venv/bin/necropolis strength play horus \\
         --lineup screen_horus_exit:exit_by_playouts,heuristic --deals 500 --bank 1 \\
@@ -141,10 +142,14 @@ class ExitByPlayouts:
         self.heading_out = self.out_is_better(window, rng)
         return out if self.heading_out else on
 
+    def world(self, window: SeatWindow, rng: random.Random) -> State:
+        """A world to play the question out in: one drawn from the seat's window."""
+        return window.resample(rng)
+
     def out_is_better(self, window: SeatWindow, rng: random.Random) -> bool:
         gain = 0.0
         for _ in range(self.worlds):
-            world = window.resample(rng)
+            world = self.world(window, rng)
             seed = rng.getrandbits(64)
             out = playout(world.clone(), window.seat, HEAD_OUT, random.Random(seed))
             on = playout(world, window.seat, heuristic.LEVELS, random.Random(seed))
@@ -166,6 +171,25 @@ class ExitAskedEachTime(ExitByPlayouts):
             return on
         self.questions += 1
         return out if self.out_is_better(window, rng) else on
+
+
+class ExitToldTheState(ExitByPlayouts):
+    """**A research oracle, which cheats**: the remembering player whose worlds are all the
+    true state (the other seat's face-down cards, the sarcophagi's, the checked blocks),
+    the future still drawn afresh in each playout. Beside :class:`ExitClairvoyant`, which
+    also knows the coming draws, it tells whether what the question lacks is what is
+    hidden now or what is still to come."""
+
+    def world(self, window: SeatWindow, rng: random.Random) -> State:
+        # The one other place this script reads past the seat's view, on purpose.
+        return window._state.clone()
+
+
+def exit_told_the_state() -> ExitToldTheState:
+    """The harness's research oracle told the hidden state, its margin and worlds read as
+    :func:`exit_by_playouts` reads them."""
+    margin, worlds = _margin_and_worlds()
+    return ExitToldTheState(f"exit-told-the-state-{margin:g}-{worlds}", margin, worlds)
 
 
 class ExitClairvoyant(ExitByPlayouts):

@@ -10,7 +10,8 @@ from typing import Any
 import pytest
 
 import necropolis.engine.driver as driver
-from necropolis.engine import SeatWindow, play_match
+from necropolis.engine import CHANCE, SeatWindow, play_match
+from necropolis.engine.driver import sample_chance
 from necropolis.engine.protocol import State
 from necropolis.games import load_game
 from necropolis.games.horus import heuristic
@@ -107,6 +108,28 @@ def test_the_player_that_keeps_nothing_asks_at_every_action_it_would_raid_on(
     alone, _ = play_match(game, [screen.Strategy("levels", heuristic.LEVELS), rival], seed=SEED)
     kept_on, _ = play_match(game, [never, rival], seed=SEED)
     assert never.questions > 1 and kept_on.scores() == alone.scores()
+
+
+def test_the_oracle_told_the_state_plays_its_question_out_in_the_true_state(
+    screen: ModuleType,
+) -> None:
+    game = load_game("horus", players=2)
+    rng = random.Random(3)
+    state = game.new_initial_state()
+    while not state.is_terminal() and len(state.history()) < 120:
+        player = state.current_player()
+        if player == CHANCE:
+            state.apply_action(sample_chance(state, rng))
+        else:
+            state.apply_action(heuristic.decide(SeatWindow(state, player), rng, heuristic.LEVELS))
+    told = screen.ExitToldTheState("told", 0.05, 1)
+    world = told.world(SeatWindow(state, 0), rng)
+    assert world is not state and not state.is_terminal()
+    # the other seat's own view, its face-down cards included, is the true one, where a
+    # world drawn from the seat's window deals that seat other cards
+    assert SeatWindow(world, 1).view() == SeatWindow(state, 1).view()
+    drawn = screen.ExitByPlayouts("drawn", 0.05, 1).world(SeatWindow(state, 0), rng)
+    assert SeatWindow(drawn, 1).view() != SeatWindow(state, 1).view()
 
 
 def test_the_exit_clairvoyant_foretells_the_match_it_heads_out_of(screen: ModuleType) -> None:
