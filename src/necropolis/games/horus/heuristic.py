@@ -259,7 +259,6 @@ def _connected(blocked: list[bool], square: int) -> bool:
     return False
 
 
-_NUMBERED = tuple(cp.SQUARE_NUMBER[sq] > 0 for sq in range(NUM_SQUARES))
 _IS_EXIT = tuple(cp.AREA[sq] == cp.ENTRANCE for sq in range(NUM_SQUARES))
 
 
