@@ -135,9 +135,12 @@ class ExitByPlayouts:
         if self.heading_out:
             return heuristic.decide(window, rng, HEAD_OUT)
         on, out = raid_or_out(window, rng)
-        if out == on or window.view()["round"] == self.asked_in_round:
+        if out == on:
             return on
-        self.asked_in_round = window.view()["round"]
+        round_now = window.view()["round"]
+        if round_now == self.asked_in_round:
+            return on
+        self.asked_in_round = round_now
         self.questions += 1
         self.heading_out = self.out_is_better(window, rng)
         return out if self.heading_out else on
@@ -181,18 +184,12 @@ class ExitToldTheState(ExitByPlayouts):
     hidden now or what is still to come."""
 
     def world(self, window: SeatWindow, rng: random.Random) -> State:
-        # The one other place this script reads past the seat's view, on purpose.
+        # The one place this script reads past the seat's view, on purpose: the window's
+        # state is the match's true state.
         return window._state.clone()
 
 
-def exit_told_the_state() -> ExitToldTheState:
-    """The harness's research oracle told the hidden state, its margin and worlds read as
-    :func:`exit_by_playouts` reads them."""
-    margin, worlds = _margin_and_worlds()
-    return ExitToldTheState(f"exit-told-the-state-{margin:g}-{worlds}", margin, worlds)
-
-
-class ExitClairvoyant(ExitByPlayouts):
+class ExitClairvoyant(ExitToldTheState):
     """**A research oracle, which cheats**: the remembering player whose question is
     answered by the match itself. It plays heading out and raiding on from the true state,
     each once, to the end, every chance node drawn from a twin of the harness's streams
@@ -216,18 +213,12 @@ class ExitClairvoyant(ExitByPlayouts):
     def out_is_better(self, window: SeatWindow, rng: random.Random) -> bool:
         if self._chance is None:
             raise RuntimeError("the exit clairvoyant plays on the strength harness alone")
-        # The one place this script reads past the seat's view, on purpose: the window's
-        # state is the match's true state.
-        world = window._state
-        out = playout(world.clone(), window.seat, HEAD_OUT, rng, self._chance.copy())
-        on = playout(world.clone(), window.seat, heuristic.LEVELS, rng, self._chance.copy())
+        out = playout(self.world(window, rng), window.seat, HEAD_OUT, rng, self._chance.copy())
+        on = playout(
+            self.world(window, rng), window.seat, heuristic.LEVELS, rng, self._chance.copy()
+        )
         self.foretold.append((out, on))
         return out > on
-
-
-def exit_clairvoyant() -> ExitClairvoyant:
-    """The harness's research oracle of when to head out (see :class:`ExitClairvoyant`)."""
-    return ExitClairvoyant()
 
 
 def _margin_and_worlds() -> tuple[float, int]:
@@ -250,6 +241,18 @@ def exit_asked_each_time() -> ExitAskedEachTime:
     read as :func:`exit_by_playouts` reads them."""
     margin, worlds = _margin_and_worlds()
     return ExitAskedEachTime(f"exit-asked-each-time-{margin:g}-{worlds}", margin, worlds)
+
+
+def exit_told_the_state() -> ExitToldTheState:
+    """The harness's research oracle told the hidden state, its margin and worlds read as
+    :func:`exit_by_playouts` reads them."""
+    margin, worlds = _margin_and_worlds()
+    return ExitToldTheState(f"exit-told-the-state-{margin:g}-{worlds}", margin, worlds)
+
+
+def exit_clairvoyant() -> ExitClairvoyant:
+    """The harness's research oracle of when to head out (see :class:`ExitClairvoyant`)."""
+    return ExitClairvoyant()
 
 
 def play(job: tuple[str, int, int, int]) -> tuple[str, float, float, bool, float]:

@@ -27,6 +27,7 @@ from necropolis.games.horus.codes import (
     UNPLACED,
 )
 from necropolis.games.horus.heuristic import (
+    FAR,
     HEURISTIC,
     LEVELS,
     Tuning,
@@ -102,15 +103,7 @@ def _fell(state: HorusState, numbers: list[int]) -> None:
 def _ways_out(blocked: list[bool]) -> set[int]:
     """The squares that still reach an exit around ``blocked``, walked square by square."""
     exits = [sq for sq in range(cp.NUM_SQUARES) if cp.AREA[sq] == cp.ENTRANCE]
-    reached = {sq for sq in exits if not blocked[sq]}
-    frontier = list(reached)
-    while frontier:
-        sq = frontier.pop()
-        for nb in cp.NEIGHBOURS[sq]:
-            if nb >= 0 and not blocked[nb] and nb not in reached:
-                reached.add(nb)
-                frontier.append(nb)
-    return reached
+    return {sq for sq, steps in enumerate(distances(blocked, exits)) if steps < FAR}
 
 
 def test_the_cut_times_are_when_each_square_loses_its_last_way_out() -> None:
