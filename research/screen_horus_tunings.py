@@ -67,6 +67,9 @@ def main(argv: list[str]) -> int:
     parser.add_argument("tunings", nargs="+", help="field=value,... over the levels' tuning")
     parser.add_argument("--deals", type=int, default=500)
     parser.add_argument("--bank", type=int, default=1)
+    parser.add_argument(
+        "--players", type=int, default=2, help="seats: the tuning and the rest heuristics"
+    )
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--nice", type=int, default=19)
     parser.add_argument("--folder", type=Path, default=Path("strength-screens"))
@@ -87,9 +90,10 @@ def main(argv: list[str]) -> int:
     args.folder.mkdir(parents=True, exist_ok=True)
     for text, tuning in tunings:
         label = "tuned:" + text
-        path = args.folder / f"horus-bank{args.bank}-{text.replace(',', '+')}.jsonl"
+        seats = "" if args.players == 2 else f"-{args.players}p"
+        path = args.folder / f"horus-bank{args.bank}{seats}-{text.replace(',', '+')}.jsonl"
         run = play_lineup(
-            [Contender(label, partial(tuned, label, tuning)), "heuristic"],
+            [Contender(label, partial(tuned, label, tuning))] + ["heuristic"] * (args.players - 1),
             "horus",
             args.deals,
             args.bank,
@@ -97,13 +101,19 @@ def main(argv: list[str]) -> int:
             out=path,
             resume=path.exists(),
             command=(
-                f"research/screen_horus_tunings.py --deals {args.deals} --bank {args.bank} {text}"
+                f"research/screen_horus_tunings.py --deals {args.deals} --bank {args.bank}"
+                + ("" if args.players == 2 else f" --players {args.players}")
+                + f" {text}"
             ),
         )
         figure = run.figures()
         low, high = figure["ci95"]
         line = f"{text}: {figure['score_share']:.1%} ({low:.1%}-{high:.1%}) of {figure['matches']}"
-        if reference is not None and reference.bank == args.bank:
+        if (
+            reference is not None
+            and reference.bank == args.bank
+            and len(reference.lineup) == args.players
+        ):
             pair = paired(run, reference)
             d_low, d_high = pair["ci95"]
             line += (
