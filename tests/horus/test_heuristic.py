@@ -23,6 +23,7 @@ from necropolis.games.horus.codes import (
     A_TAKE,
     D_TURN,
     ESCAPED,
+    INSIDE,
     SEALED,
     UNPLACED,
 )
@@ -257,6 +258,31 @@ def test_the_fields_that_were_constants_act_where_they_say() -> None:
     assert _Me(escaped, 0, dataclasses.replace(LEVELS, escaped_spread=5.0)).bars[0][2] == 5.0
 
 
+def test_the_levels_share_what_rivals_inside_may_gain_among_the_figures_inside() -> None:
+    # Four players, every figure inside: each rival is taken to add (2/4)**2 of the
+    # two-player gain; the heuristic, which does not share, the whole of it.
+    state = _midgame(4, 5, 40)
+    view = state.view(0)
+    assert [p["status_id"] for p in view["players"]] == [INSIDE] * 4
+    assert [bar[1] for bar in _Me(view, 0, LEVELS).bars] == [pytest.approx(8.0 / 4)] * 3
+    assert [bar[1] for bar in _Me(view, 0, HEURISTIC).bars] == [8.0] * 3
+    # one rival out: three figures inside share it, and the one out adds nothing more
+    players = [dict(p) for p in view["players"]]
+    players[3]["status_id"] = ESCAPED
+    three = _Me({**view, "players": players}, 0, LEVELS).bars
+    assert [bar[1] for bar in three] == [pytest.approx(8.0 * 4 / 9)] * 2 + [0.0]
+    # two figures inside never share, so the two-player strategy is the same as before
+    players[2]["status_id"] = ESCAPED
+    two = _Me({**view, "players": players}, 0, LEVELS).bars
+    assert [bar[1] for bar in two] == [8.0, 0.0, 0.0]
+    # and less gain counted for the rivals makes a middling load worth more to carry out
+    me, alone = (
+        _Me(view, 0, LEVELS),
+        _Me(view, 0, dataclasses.replace(LEVELS, rival_gain_sharing=0)),
+    )
+    assert me.win_chance(20.0) > alone.win_chance(20.0)
+
+
 @pytest.mark.parametrize("first", [cp.STAMINA, cp.SWIMMING])
 def test_the_adventurer_taken_first_is_the_tunings_when_free(first: int) -> None:
     state = load_game("horus", players=2).new_initial_state()
@@ -269,7 +295,7 @@ def test_the_adventurer_taken_first_is_the_tunings_when_free(first: int) -> None
 
 def test_the_shipped_tunings_differ_only_where_the_levels_were_tuned() -> None:
     assert Tuning() == HEURISTIC
-    assert dataclasses.replace(HEURISTIC, rivals_shut_in=False) == LEVELS
+    assert dataclasses.replace(HEURISTIC, rivals_shut_in=False, rival_gain_sharing=2.0) == LEVELS
     assert load_game("horus").level_policy() is levels_policy
     assert load_game("horus").heuristic_policy() is policy
 

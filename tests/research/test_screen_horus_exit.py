@@ -37,7 +37,10 @@ def test_labels_are_the_tuned_strategy_or_a_margin(screen: ModuleType) -> None:
 def test_heading_out_raids_nothing(screen: ModuleType) -> None:
     """The tuned strategy told to head out opens and takes nothing, all match long, where
     on the same deal it raids."""
-    assert heuristic.Tuning(rivals_shut_in=False, head_out=True) == screen.HEAD_OUT
+    assert (
+        heuristic.Tuning(rivals_shut_in=False, rival_gain_sharing=2.0, head_out=True)
+        == screen.HEAD_OUT
+    )
     game = load_game("horus", players=2)
     for tuning, raided in ((heuristic.LEVELS, True), (screen.HEAD_OUT, False)):
         seats = [screen.Strategy("mine", tuning), screen.Strategy("h", heuristic.HEURISTIC)]

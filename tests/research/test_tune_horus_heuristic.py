@@ -28,7 +28,7 @@ def tune() -> ModuleType:
 def test_tunings_are_read_as_the_shipped_ones_and_bad_ones_refused(tune: ModuleType) -> None:
     assert tune.parse_tuning("heuristic") is heuristic.HEURISTIC
     assert tune.parse_tuning("levels") is heuristic.LEVELS
-    assert tune.parse_tuning("rivals_shut_in=false") == heuristic.LEVELS
+    assert tune.parse_tuning("rivals_shut_in=false,rival_gain_sharing=2") == heuristic.LEVELS
     assert tune.parse_tuning("rivals_shut_in=True") == heuristic.HEURISTIC
     with pytest.raises(ValueError, match="rivals_shut_in"):
         tune.parse_tuning("rival_shut=false")
@@ -37,7 +37,7 @@ def test_tunings_are_read_as_the_shipped_ones_and_bad_ones_refused(tune: ModuleT
     # the other fields take their defaults' types: the screened rows of docs/strength.md
     tuned = tune.parse_tuning("rivals_shut_in=false,risk_weight=1.5,rival_rounds=2,stay_cost=0.95")
     assert tuned == dataclasses.replace(
-        heuristic.LEVELS, risk_weight=1.5, rival_rounds=2, stay_cost=0.95
+        heuristic.HEURISTIC, rivals_shut_in=False, risk_weight=1.5, rival_rounds=2, stay_cost=0.95
     )
     assert type(tuned.rival_rounds) is int and type(tuned.stay_cost) is float
     with pytest.raises(ValueError, match=r"rival_rounds is a whole number, not '2\.5'"):

@@ -13,7 +13,8 @@ few plain rules:
   worth ``U(load) * (1 - risk) * 0.98 ** extra_rounds``, where ``U`` is the chance of
   winning with that load against the rivals' loads as the table sees them (exact for
   visible cards, the mean of each back for face-down ones, plus what a rival still
-  inside may yet add). So the seat raids while ahead of nothing, leaves once more points
+  inside may yet add: less, in the levels' tuning, the more figures are inside to share
+  what is left). So the seat raids while ahead of nothing, leaves once more points
   no longer buy enough, and raids on (gambling) while behind a rival who is already out.
 * **Wait on the exit space.** Once there with its load the seat does not leave while a
   rival is still inside and no block that may fall before its next chance to leave can
@@ -176,28 +177,17 @@ class Tuning:
     #: The adventurer taken first at setup when free (its number in ``components``;
     #: -1: the measured order :data:`ADVENTURER_PREFERENCE` alone).
     first_adventurer: int = -1
-    #: Heading out, the steps that a certain cut on the way are worth beside the walk's
-    #: length: 0 walks the shortest way (any move that gets nearer an exit); more weighs
-    #: each neighbour's sampled chance of being cut off within the walk from it, so that
-    #: the seat may take the way to the other exit when the near one is about to close.
-    route_risk: float = 0.0
-    #: Steps from an exit within which a rival inside is taken to be on its way out, its
-    #: possible gain shrinking with its distance (0: every rival inside may gain
-    #: :attr:`rival_gain` wherever it stands).
-    rival_far: int = 0
-    #: How what the rivals inside may gain is shared: :attr:`rival_gain` is what one
-    #: rival adds with only the seat beside it inside, and with ``n`` figures inside each
-    #: is taken to add ``(2 / n) ** rival_gain_sharing`` of it (0: the same whatever the
-    #: number).
+    #: How the rivals inside share what is left to take: :attr:`rival_gain` is what a
+    #: rival adds with only the seat and it inside, and with ``n`` figures inside each is
+    #: taken to add ``(2 / n) ** rival_gain_sharing`` of it (0: each the whole, however
+    #: many). Two players never share. With 2, the levels' strategy gained 1 to 4 points
+    #: of score share at three to six players against heuristics, on two banks of
+    #: duplicate deals (``docs/strength.md``, "A rival's gain shared among those inside").
     rival_gain_sharing: float = 0.0
-    #: The largest part of the sarcophagi's treasure still in them (open ones at their
-    #: card, closed ones at their god's mean) that a rival inside is taken to add, shared
-    #: among the figures inside (0: no such bound).
-    rival_loot_share: float = 0.0
 
 
 HEURISTIC = Tuning()
-LEVELS = Tuning(rivals_shut_in=False)
+LEVELS = Tuning(rivals_shut_in=False, rival_gain_sharing=2.0)
 
 #: Preference of adventurers at setup, by measurement (200 paired two-player games each
 #: against the heuristic's previous version): Shoot, which clears a mummy out of the
@@ -469,21 +459,15 @@ class _Me:
         self.times = self.table[self.square] if self.square >= 0 else (0,) * SAMPLES
         self.rate = max(actions_per_round(_level(self.count), self.cursed), 0.5)
         self.rivals = [p for p in view["players"] if p["seat"] != seat]
-        self.loot = sum(
-            card_value(x["card_type"])
-            if x["state"] == "open"
-            else _SARC_MEAN[cp.GOD_INDEX[x["god"]]]
-            for x in view["sarcophagi"]
-            if x["state"] in ("open", "closed")
-        )
         # Each rival out or still inside: its load as seen, what it may add, how sure that
         # is; worked out once, as win_chance asks for every target of every plan.
+        gain = self.rival_gain()
         self.bars = [
             (estimate_load(r), 0.0, tuning.escaped_spread, 0.0)
             if r["status_id"] == ESCAPED
             else (
                 estimate_load(r),
-                self.rival_gain(r),
+                gain,
                 tuning.rival_spread,
                 self.rival_shut_in(r) if tuning.rivals_shut_in else 0.0,
             )
@@ -491,20 +475,14 @@ class _Me:
             if r["status_id"] in (ESCAPED, INSIDE)
         ]
 
-    def rival_gain(self, rival: dict[str, Any]) -> float:
-        """What a rival inside may yet add to its load (less the nearer it is an exit,
-        with :attr:`Tuning.rival_far`)."""
+    def rival_gain(self) -> float:
+        """What a rival inside may yet add to its load: its part of
+        :attr:`Tuning.rival_gain` with this many figures inside."""
         gain = self.tuning.rival_gain
         inside = sum(1 for p in self.view["players"] if p["status_id"] == INSIDE)
         if self.tuning.rival_gain_sharing and inside > 2:
             gain *= float((2.0 / inside) ** self.tuning.rival_gain_sharing)
-        if self.tuning.rival_loot_share > 0:
-            gain = min(gain, self.tuning.rival_loot_share * self.loot / max(inside, 1))
-        far = self.tuning.rival_far
-        sq: int | None = rival["square"]
-        if far <= 0 or sq is None or sq < 0:
-            return gain
-        return gain * min(1.0, self.exit_dist[sq] / far)
+        return gain
 
     def rival_shut_in(self, rival: dict[str, Any]) -> float:
         """The chance that a rival inside is shut in: read off the sampled block orders at
@@ -757,32 +735,6 @@ def _move_toward(me: _Me, legal: list[int], target: list[int], last: bool) -> in
     return best
 
 
-def _move_out(me: _Me, legal: list[int], last: bool) -> int:
-    """The legal move on the way out with the least cost: the steps left from where it
-    leads, mummies as :func:`_move_toward` counts them, and the sampled chance of being
-    cut off there before the walk from it is done, weighed at :attr:`Tuning.route_risk`
-    steps."""
-    here = me.exit_dist[me.square]
-    best, best_cost = -1, float("inf")
-    for a in legal:
-        if not A_MOVE <= a < A_MOVE + 4:
-            continue
-        nb = NEIGHBOURS[me.square][a - A_MOVE]
-        if me.exit_dist[nb] >= FAR or me.exit_dist[nb] > here + 1:
-            continue
-        rounds = _rounds(me, me.exit_dist[nb] + 2)
-        cost = me.exit_dist[nb] + me.tuning.route_risk * me.feared(
-            cut_risk(me.table[nb], rounds - 1)
-        )
-        if nb in me.standing:
-            cost += 2.5
-        if last:
-            cost += 2.0 * me.threat[nb]
-        if cost < best_cost:
-            best, best_cost = a, cost
-    return best
-
-
 def _turn(me: _Me, legal: list[int], rng: random.Random) -> int:
     for a in legal:  # a matching kit removes a wound and a card: always worth it
         if a in HEALS:
@@ -806,10 +758,7 @@ def _turn(me: _Me, legal: list[int], rng: random.Random) -> int:
             if _worth_waiting(me):
                 return A_DONE
             return A_LEAVE
-        if me.tuning.route_risk > 0:
-            move = _move_out(me, legal, last)
-        else:
-            move = _move_toward(me, legal, list(cp.ENTRANCES), last)
+        move = _move_toward(me, legal, list(cp.ENTRANCES), last)
         return move if move >= 0 else A_DONE
     if target != me.square:
         move = _move_toward(me, legal, [target], last)
