@@ -14,6 +14,10 @@ from there, so a stopped screen goes on where it stopped::
     PYTHONPATH=research .venv/bin/python research/screen_horus_tunings.py \\
         --deals 500 --bank 1 --workers 2 walk_speed=0.7 wound_cost=2.5
 
+With ``--players N`` (3 to 6) the tuning sits among N-1 heuristic bots, each deal in its
+N seatings, in a file of its own; pair it with the same screen of another tuning
+(``--reference``, e.g. ``rival_gain_sharing=0``'s), as the two-player record is not.
+
 A tuning screened on a bank must be confirmed on another (``--bank 2`` with the levels'
 tuning itself as the reference there), since choosing the best of many screens on one
 bank flatters it.

@@ -1,7 +1,8 @@
 """research/screen_horus_tunings.py: the levels' tuning, played by the screen, replays the
 recorded strategy alone match for match (so a tuning's paired difference is its own), a
-changed tuning plays other matches on the same deals, and a field the strategy lacks is
-refused before anything is played."""
+changed tuning plays other matches on the same deals, a field the strategy lacks is
+refused before anything is played, and with more players the tuning sits among heuristic
+bots in every seating."""
 
 from __future__ import annotations
 
@@ -57,3 +58,23 @@ def test_an_unknown_field_is_refused_before_play(
         screen.main(["--folder", str(tmp_path), "courage=3"])
     assert "courage=3" in capsys.readouterr().err
     assert not list(tmp_path.iterdir())
+
+
+def test_more_players_seat_the_tuning_among_heuristics_and_pair_only_alike_runs(
+    screen: ModuleType, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Three players: the tuning and two heuristic bots, each deal in its three seatings,
+    # in a file of its own; the two-player reference is not paired with it.
+    args = ["--deals", "1", "--players", "3", "--workers", "1", "--nice", "0"]
+    assert screen.main([*args, "--folder", str(tmp_path), "levels"]) == 0
+    (path,) = tmp_path.iterdir()
+    assert path.name == "horus-bank1-3p-levels.jsonl"
+    run = DuelRun.read(path)
+    assert run.lineup == ["tuned:levels", "heuristic", "heuristic"]
+    assert sorted(m.seating for m in run.matches) == [0, 1, 2]
+    assert "--players 3 levels" in str(run.command)
+    assert "paired" not in capsys.readouterr().out
+    # the shared gain makes the three-player levels play otherwise than the unshared
+    assert screen.main([*args, "--folder", str(tmp_path), "rival_gain_sharing=0"]) == 0
+    unshared = DuelRun.read(tmp_path / "horus-bank1-3p-rival_gain_sharing=0.jsonl")
+    assert [m.actions for m in unshared.matches] != [m.actions for m in run.matches]
