@@ -35,6 +35,7 @@ from necropolis.games.horus.heuristic import (
     _go_utility,
     _Me,
     _plain_cut_times,
+    _plan,
     blocked_squares,
     decide,
     distances,
@@ -283,6 +284,46 @@ def test_the_levels_share_what_rivals_inside_may_gain_among_the_figures_inside()
     assert me.win_chance(20.0) > alone.win_chance(20.0)
 
 
+def test_at_three_players_or_more_the_rivals_inside_load_up_while_the_seat_stays() -> None:
+    # Four players, every figure inside: each rival adds its share, (2/4)**2, of 3 points
+    # for every round the seat stays beyond heading out now; the heuristic counts none.
+    state = _midgame(4, 5, 40)
+    view = state.view(0)
+    me = _Me(view, 0, LEVELS)
+    assert [bar.per_round for bar in me.bars] == [pytest.approx(3.0 / 4)] * 3
+    assert [bar.per_round for bar in _Me(view, 0, HEURISTIC).bars] == [0.0] * 3
+    # staying two rounds longer is as if each rival were taken to gain 2 * 3 points more
+    # before sharing: the rival_gain of 8 + 6
+    later = _Me(view, 0, dataclasses.replace(LEVELS, rival_gain=14.0))
+    for value in (10.0, 25.0, 40.0):
+        assert me.win_chance(value, 2) == pytest.approx(later.win_chance(value))
+        assert me.win_chance(value, 2) < me.win_chance(value)
+        assert me.win_chance(value, -1) == me.win_chance(value)  # sooner counts as now
+    # a rival out adds nothing more; two figures inside of four share nothing
+    players = [dict(p) for p in view["players"]]
+    players[3]["status_id"] = ESCAPED
+    three = _Me({**view, "players": players}, 0, LEVELS).bars
+    assert [bar.per_round for bar in three] == [pytest.approx(3.0 * 4 / 9)] * 2 + [0.0]
+    players[2]["status_id"] = ESCAPED
+    two = _Me({**view, "players": players}, 0, LEVELS).bars
+    assert [bar.per_round for bar in two] == [3.0, 0.0, 0.0]
+    # at two players the rival's time is in rival_gain already: nothing more is counted
+    duel = _midgame(2, 5, 40).view(0)
+    assert [p["status_id"] for p in duel["players"]] == [INSIDE] * 2
+    assert [bar.per_round for bar in _Me(duel, 0, LEVELS).bars] == [0.0]
+    # and the plan weighs each target at the rounds it costs: some four-player midgame
+    # decisions of the heuristic's own matches go elsewhere for it
+    unhurried = dataclasses.replace(LEVELS, rival_gain_per_round=0.0)
+    changed = 0
+    for steps in (20, 27, 111, 146):
+        state = _midgame(4, 0, steps)
+        seat = state.current_player()
+        view = state.view(seat)
+        assert view["awaiting_id"] == D_TURN
+        changed += _plan(_Me(view, seat, LEVELS)) != _plan(_Me(view, seat, unhurried))
+    assert changed
+
+
 @pytest.mark.parametrize("first", [cp.STAMINA, cp.SWIMMING])
 def test_the_adventurer_taken_first_is_the_tunings_when_free(first: int) -> None:
     state = load_game("horus", players=2).new_initial_state()
@@ -295,7 +336,10 @@ def test_the_adventurer_taken_first_is_the_tunings_when_free(first: int) -> None
 
 def test_the_shipped_tunings_differ_only_where_the_levels_were_tuned() -> None:
     assert Tuning() == HEURISTIC
-    assert dataclasses.replace(HEURISTIC, rivals_shut_in=False, rival_gain_sharing=2.0) == LEVELS
+    levels = dataclasses.replace(
+        HEURISTIC, rivals_shut_in=False, rival_gain_sharing=2.0, rival_gain_per_round=3.0
+    )
+    assert levels == LEVELS
     assert load_game("horus").level_policy() is levels_policy
     assert load_game("horus").heuristic_policy() is policy
 

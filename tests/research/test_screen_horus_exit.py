@@ -38,7 +38,12 @@ def test_heading_out_raids_nothing(screen: ModuleType) -> None:
     """The tuned strategy told to head out opens and takes nothing, all match long, where
     on the same deal it raids."""
     assert (
-        heuristic.Tuning(rivals_shut_in=False, rival_gain_sharing=2.0, head_out=True)
+        heuristic.Tuning(
+            rivals_shut_in=False,
+            rival_gain_sharing=2.0,
+            rival_gain_per_round=3.0,
+            head_out=True,
+        )
         == screen.HEAD_OUT
     )
     game = load_game("horus", players=2)

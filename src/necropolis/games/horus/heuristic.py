@@ -56,7 +56,7 @@ import math
 import random
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 import numpy.typing as npt
@@ -186,10 +186,19 @@ class Tuning:
     #: of score share at three to six players against heuristics, on two banks of
     #: duplicate deals (``docs/strength.md``, "A rival's gain shared among those inside").
     rival_gain_sharing: float = 0.0
+    #: In games of three players or more: what each rival inside is taken to add for
+    #: every round the seat would stay inside beyond heading out now (points with two
+    #: figures inside, shared as :attr:`rival_gain` is). A raid that costs rounds is so
+    #: weighed against the loads the rivals will carry by the time the seat is out, not
+    #: those they carry now. Not at two players, where :attr:`rival_gain` was tuned with
+    #: the rival's time in it: counting 2 a round more there lost 24 points of score
+    #: share against the heuristic (``docs/strength.md``, "Rivals who load up while the
+    #: seat raids").
+    rival_gain_per_round: float = 0.0
 
 
 HEURISTIC = Tuning()
-LEVELS = Tuning(rivals_shut_in=False, rival_gain_sharing=2.0)
+LEVELS = Tuning(rivals_shut_in=False, rival_gain_sharing=2.0, rival_gain_per_round=3.0)
 
 #: Preference of adventurers at setup, by measurement (200 paired two-player games each
 #: against the heuristic's previous version): Shoot, which clears a mummy out of the
@@ -433,6 +442,18 @@ def _level(cards: int) -> int:
     return cp.WLL_TABLE[min(cards, cp.CARD_LIMIT)]
 
 
+class _Bar(NamedTuple):
+    """What the seat must beat of one rival out or inside: its load as seen, what it may
+    yet add and how unsure that is, its chance of being shut in, and what it adds for
+    each round the seat stays on."""
+
+    load: float
+    gain: float
+    spread: float
+    shut: float
+    per_round: float
+
+
 class _Me:
     """What the policy works out once per decision from the seat's view."""
 
@@ -463,28 +484,29 @@ class _Me:
         self.rivals = [p for p in view["players"] if p["seat"] != seat]
         # Each rival out or still inside: its load as seen, what it may add, how sure that
         # is; worked out once, as win_chance asks for every target of every plan.
-        gain = self.rival_gain()
+        share = self.rival_share()
+        per_round = tuning.rival_gain_per_round * share if len(view["players"]) > 2 else 0.0
         self.bars = [
-            (estimate_load(r), 0.0, tuning.escaped_spread, 0.0)
+            _Bar(estimate_load(r), 0.0, tuning.escaped_spread, 0.0, 0.0)
             if r["status_id"] == ESCAPED
-            else (
+            else _Bar(
                 estimate_load(r),
-                gain,
+                tuning.rival_gain * share,
                 tuning.rival_spread,
                 self.rival_shut_in(r) if tuning.rivals_shut_in else 0.0,
+                per_round,
             )
             for r in self.rivals
             if r["status_id"] in (ESCAPED, INSIDE)
         ]
 
-    def rival_gain(self) -> float:
-        """What a rival inside may yet add to its load: its part of
-        :attr:`Tuning.rival_gain` with this many figures inside."""
-        gain = self.tuning.rival_gain
+    def rival_share(self) -> float:
+        """The part of a two-player rival's gain that a rival inside is taken to add with
+        this many figures inside (:attr:`Tuning.rival_gain_sharing`)."""
         inside = sum(1 for p in self.view["players"] if p["status_id"] == INSIDE)
         if self.tuning.rival_gain_sharing and inside > 2:
-            gain *= float((2.0 / inside) ** self.tuning.rival_gain_sharing)
-        return gain
+            return float((2.0 / inside) ** self.tuning.rival_gain_sharing)
+        return 1.0
 
     def rival_shut_in(self, rival: dict[str, Any]) -> float:
         """The chance that a rival inside is shut in: read off the sampled block orders at
@@ -511,11 +533,13 @@ class _Me:
         rounds = 0 if left <= 0 else math.ceil(left / (self.tuning.walk_speed * self.rate))
         return rounds + math.ceil(extra_rounds)
 
-    def win_chance(self, value: float) -> float:
+    def win_chance(self, value: float, later: float = 0.0) -> float:
         """How likely escaping with ``value`` wins, against what the rivals may carry (one
-        still inside may yet load up, or be shut in)."""
+        still inside may yet load up, or be shut in), when the seat gets out ``later``
+        rounds after it would heading out now."""
         p = 1.0
-        for load, gain, spread, shut in self.bars:
+        for load, gain, spread, shut, per_round in self.bars:
+            gain += per_round * max(later, 0.0)
             p *= shut + (1.0 - shut) * _sigmoid((value - load - gain) / spread)
         return 0.97 * p + 0.03 * min(value / 40.0, 1.0)
 
@@ -678,8 +702,9 @@ def _plan(me: _Me) -> int:
 
     Each target is weighed as "that target, then out": its points raise the chance to
     win, the rounds it costs (at the level its cards will give) raise the chance of being
-    shut in on the way (read at the target's square), and every extra round inside costs
-    a little for what the samples cannot see. Heading out now is weighed the same way.
+    shut in on the way (read at the target's square) and, at three players or more, let
+    the rivals inside load up meanwhile, and every extra round inside costs a little for
+    what the samples cannot see. Heading out now is weighed the same way.
     """
     if me.tuning.head_out:
         return -1
@@ -704,7 +729,7 @@ def _plan(me: _Me) -> int:
         stuck = reach + work >= me.actions  # no action left to step away this round
         worth -= me.tuning.wound_cost * ((reach > 0 and sq in me.standing) + stuck * me.threat[sq])
         stay = me.tuning.stay_cost ** (rounds - go_rounds)
-        u = me.win_chance(me.value + worth) * (1.0 - risk) * stay
+        u = me.win_chance(me.value + worth, rounds - go_rounds) * (1.0 - risk) * stay
         u -= 1e-6 * reach  # the nearer of equal targets
         if u > best_u + 1e-9:
             best, best_u = sq, u
