@@ -285,28 +285,28 @@ def test_the_levels_share_what_rivals_inside_may_gain_among_the_figures_inside()
 
 
 def test_at_three_players_or_more_the_rivals_inside_load_up_while_the_seat_stays() -> None:
-    # Four players, every figure inside: each rival adds its share, (2/4)**2, of 3 points
-    # for every round the seat stays beyond heading out now; the heuristic counts none.
+    # Four players, every figure inside: each rival adds 0.8 points for every round the
+    # seat stays beyond heading out now; the heuristic counts none.
     state = _midgame(4, 5, 40)
     view = state.view(0)
     me = _Me(view, 0, LEVELS)
-    assert [bar.per_round for bar in me.bars] == [pytest.approx(3.0 / 4)] * 3
+    assert [bar.per_round for bar in me.bars] == [0.8] * 3
     assert [bar.per_round for bar in _Me(view, 0, HEURISTIC).bars] == [0.0] * 3
-    # staying two rounds longer is as if each rival were taken to gain 2 * 3 points more
-    # before sharing: the rival_gain of 8 + 6
-    later = _Me(view, 0, dataclasses.replace(LEVELS, rival_gain=14.0))
+    # staying two rounds longer is as if each rival were taken to gain 1.6 points more
+    # than its share, (2/4)**2, of the rival_gain of 8: a quarter of 8 + 6.4
+    later = _Me(view, 0, dataclasses.replace(LEVELS, rival_gain=14.4))
     for value in (10.0, 25.0, 40.0):
         assert me.win_chance(value, 2) == pytest.approx(later.win_chance(value))
         assert me.win_chance(value, 2) < me.win_chance(value)
         assert me.win_chance(value, -1) == me.win_chance(value)  # sooner counts as now
-    # a rival out adds nothing more; two figures inside of four share nothing
+    # a rival out adds nothing more; those inside the same however many they are
     players = [dict(p) for p in view["players"]]
     players[3]["status_id"] = ESCAPED
     three = _Me({**view, "players": players}, 0, LEVELS).bars
-    assert [bar.per_round for bar in three] == [pytest.approx(3.0 * 4 / 9)] * 2 + [0.0]
+    assert [bar.per_round for bar in three] == [0.8, 0.8, 0.0]
     players[2]["status_id"] = ESCAPED
     two = _Me({**view, "players": players}, 0, LEVELS).bars
-    assert [bar.per_round for bar in two] == [3.0, 0.0, 0.0]
+    assert [bar.per_round for bar in two] == [0.8, 0.0, 0.0]
     # at two players the rival's time is in rival_gain already: nothing more is counted
     duel = _midgame(2, 5, 40).view(0)
     assert [p["status_id"] for p in duel["players"]] == [INSIDE] * 2
@@ -337,7 +337,7 @@ def test_the_adventurer_taken_first_is_the_tunings_when_free(first: int) -> None
 def test_the_shipped_tunings_differ_only_where_the_levels_were_tuned() -> None:
     assert Tuning() == HEURISTIC
     levels = dataclasses.replace(
-        HEURISTIC, rivals_shut_in=False, rival_gain_sharing=2.0, rival_gain_per_round=3.0
+        HEURISTIC, rivals_shut_in=False, rival_gain_sharing=2.0, rival_gain_per_round=0.8
     )
     assert levels == LEVELS
     assert load_game("horus").level_policy() is levels_policy

@@ -41,7 +41,7 @@ def test_heading_out_raids_nothing(screen: ModuleType) -> None:
         heuristic.Tuning(
             rivals_shut_in=False,
             rival_gain_sharing=2.0,
-            rival_gain_per_round=3.0,
+            rival_gain_per_round=0.8,
             head_out=True,
         )
         == screen.HEAD_OUT

@@ -29,7 +29,7 @@ def test_tunings_are_read_as_the_shipped_ones_and_bad_ones_refused(tune: ModuleT
     assert tune.parse_tuning("heuristic") is heuristic.HEURISTIC
     assert tune.parse_tuning("levels") is heuristic.LEVELS
     assert (
-        tune.parse_tuning("rivals_shut_in=false,rival_gain_sharing=2,rival_gain_per_round=3")
+        tune.parse_tuning("rivals_shut_in=false,rival_gain_sharing=2,rival_gain_per_round=0.8")
         == heuristic.LEVELS
     )
     assert tune.parse_tuning("rivals_shut_in=True") == heuristic.HEURISTIC

@@ -187,18 +187,17 @@ class Tuning:
     #: duplicate deals (``docs/strength.md``, "A rival's gain shared among those inside").
     rival_gain_sharing: float = 0.0
     #: In games of three players or more: what each rival inside is taken to add for
-    #: every round the seat would stay inside beyond heading out now (points with two
-    #: figures inside, shared as :attr:`rival_gain` is). A raid that costs rounds is so
-    #: weighed against the loads the rivals will carry by the time the seat is out, not
-    #: those they carry now. Not at two players, where :attr:`rival_gain` was tuned with
-    #: the rival's time in it: counting 2 a round more there lost 24 points of score
-    #: share against the heuristic (``docs/strength.md``, "Rivals who load up while the
-    #: seat raids").
+    #: every round the seat would stay inside beyond heading out now (points, each rival
+    #: alike however many are inside). A raid that costs rounds is so weighed against
+    #: the loads the rivals will carry by the time the seat is out, not those they carry
+    #: now. Not at two players, where :attr:`rival_gain` was tuned with the rival's time
+    #: in it: counting 2 a round more there lost 24 points of score share against the
+    #: heuristic (``docs/strength.md``, "Rivals who load up while the seat raids").
     rival_gain_per_round: float = 0.0
 
 
 HEURISTIC = Tuning()
-LEVELS = Tuning(rivals_shut_in=False, rival_gain_sharing=2.0, rival_gain_per_round=3.0)
+LEVELS = Tuning(rivals_shut_in=False, rival_gain_sharing=2.0, rival_gain_per_round=0.8)
 
 #: Preference of adventurers at setup, by measurement (200 paired two-player games each
 #: against the heuristic's previous version): Shoot, which clears a mummy out of the
@@ -485,7 +484,7 @@ class _Me:
         # Each rival out or still inside: its load as seen, what it may add, how sure that
         # is; worked out once, as win_chance asks for every target of every plan.
         share = self.rival_share()
-        per_round = tuning.rival_gain_per_round * share if len(view["players"]) > 2 else 0.0
+        per_round = tuning.rival_gain_per_round if len(view["players"]) > 2 else 0.0
         self.bars = [
             _Bar(estimate_load(r), 0.0, tuning.escaped_spread, 0.0, 0.0)
             if r["status_id"] == ESCAPED
