@@ -481,8 +481,9 @@ class _Me:
         self.times = self.table[self.square] if self.square >= 0 else (0,) * SAMPLES
         self.rate = max(actions_per_round(_level(self.count), self.cursed), 0.5)
         self.rivals = [p for p in view["players"] if p["seat"] != seat]
-        # Each rival out or still inside: its load as seen, what it may add, how sure that
-        # is; worked out once, as win_chance asks for every target of every plan.
+        # Each rival out or still inside: its load as seen, what it may add (and add a
+        # round while the seat stays), how sure that is; worked out once, as win_chance
+        # asks for every target of every plan.
         share = self.rival_share()
         per_round = tuning.rival_gain_per_round if len(view["players"]) > 2 else 0.0
         self.bars = [
