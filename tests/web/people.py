@@ -11,6 +11,7 @@ from __future__ import annotations
 import random
 import re
 from dataclasses import dataclass, field
+from typing import Any
 
 from playwright.sync_api import BrowserContext, Locator, Page, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
@@ -94,6 +95,21 @@ def create_table(
     match = re.search(r"/t/([^/#?]+)", page.url)
     assert match, page.url
     return CreatedTable(match.group(1), page.url, invites, spectator)
+
+
+def score_hidden(row: dict[str, Any]) -> bool:
+    """Whether part of a seat's breakdown row is out of the reader's sight (face-down
+    values, a secret card)."""
+    return any(part.get("hidden") for part in row["parts"])
+
+
+def score_text(value: float, hidden: bool = False) -> str:
+    """A panel's score as the page writes it (``web/src/lib/scores.ts``): ``12``, or
+    ``12+?`` (``?`` for 0) while part of the seat's score is hidden from the reader."""
+    points = str(int(value)) if float(value).is_integer() else str(value)
+    if not hidden:
+        return points
+    return "?" if value == 0 else f"{points}+?"
 
 
 def version(page: Page) -> int:

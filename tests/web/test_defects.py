@@ -25,6 +25,8 @@ from tests.web.people import (
     my_turn,
     new_person,
     page_errors,
+    score_hidden,
+    score_text,
     take_turn,
     version,
 )
@@ -225,11 +227,8 @@ def server_scores(watcher: SyncSeat, at: int) -> list[str]:
         if isinstance(scores, list)
         else [int(rows[seat]["total"]) for seat in sorted(rows)]
     )
-    shown = []
-    for seat, value in enumerate(points):
-        hidden = state["status"] == "playing" and any(p.get("hidden") for p in rows[seat]["parts"])
-        shown.append(("?" if value == 0 else f"{value}+?") if hidden else str(value))
-    return shown
+    playing = state["status"] == "playing"
+    return [score_text(v, playing and score_hidden(rows[s])) for s, v in enumerate(points)]
 
 
 @pytest.mark.parametrize("game", ["horus", "luxor", "luxor2001"])

@@ -33,6 +33,8 @@ from tests.web.people import (
     create_table,
     new_person,
     page_errors,
+    score_hidden,
+    score_text,
     take_turn,
     version,
     wait_for_turn_or_end,
@@ -96,22 +98,9 @@ def sample(page: Page) -> dict[str, Any]:
     return found
 
 
-def score_text(value: float, hidden: bool = False) -> str:
-    """A panel's score as the page writes it: ``12``, or ``12+?`` (``?`` for 0) while part
-    of the seat's score is out of the reader's sight (a luxor seat's face-down scarabs)."""
-    points = str(int(value)) if float(value).is_integer() else str(value)
-    if not hidden:
-        return points
-    return "?" if value == 0 else f"{points}+?"
-
-
 def hidden_seats(message: dict[str, Any]) -> set[int]:
     """The seats some of whose score the message's breakdown keeps from the reader."""
-    return {
-        int(b["seat"])
-        for b in message.get("breakdown") or []
-        if any(part.get("hidden") for part in b["parts"])
-    }
+    return {int(b["seat"]) for b in message.get("breakdown") or [] if score_hidden(b)}
 
 
 def test_luxors_scores_follow_the_playback_not_the_newest_state(
